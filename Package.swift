@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every target is built in Swift 6 language mode; CI adds `-warnings-as-errors`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "WebImage",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        // MARK: Core: pure Swift, no C.
+        .target(name: "WebImage", swiftSettings: swiftSettings),
+
+        // MARK: C libraries: one system-library target each, plus a setjmp shim where needed.
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/C/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/C/CJPEGShim"),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/C/CPNGShim"),
+        .systemLibrary(
+            name: "CGIF", path: "Sources/C/CGIF",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebpdemux libwebpmux libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+
+        // MARK: Codecs: one module per format, and an umbrella that registers them all.
+        .target(name: "WebImageJPEG", dependencies: ["WebImage", "CJPEGShim"], swiftSettings: swiftSettings),
+        .target(name: "WebImagePNG", dependencies: ["WebImage", "CPNGShim"], swiftSettings: swiftSettings),
+        .target(name: "WebImageGIF", dependencies: ["WebImage", "CGIF"], swiftSettings: swiftSettings),
+        .target(name: "WebImageWebP", dependencies: ["WebImage", "CWebP"], swiftSettings: swiftSettings),
+        .target(
+            name: "WebImageCodecs",
+            dependencies: ["WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP"],
+            swiftSettings: swiftSettings),
+
+        // MARK: Shipped test kit.
+        .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
+
+        // MARK: Command-line tool.
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImage", "WebImageCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // MARK: Tests.
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageJPEGTests", dependencies: ["WebImageJPEG", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImagePNGTests", dependencies: ["WebImagePNG", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageGIFTests", dependencies: ["WebImageGIF", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageWebPTests", dependencies: ["WebImageWebP", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageCodecsTests",
+            dependencies: ["WebImageCodecs", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["WebImageCodecs", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
+    ]
+)

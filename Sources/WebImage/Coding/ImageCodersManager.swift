@@ -1,0 +1,82 @@
+public import Foundation
+import Synchronization
+
+/// A coder made of coders, asked in reverse order of registration: the last added wins
+/// (SDWebImage's `SDImageCodersManager`).
+///
+/// ```swift
+/// let coders = ImageCodersManager(coders: [JPEGCoder(), PNGCoder()])
+/// coders.addCoder(MyFasterJPEGCoder())      // now asked first for JPEG
+/// let image = try coders.decode(data)
+/// ```
+public final class ImageCodersManager: ImageCoding {
+    private let registered: Mutex<[any ImageCoding]>
+
+    /// Creates a manager holding `coders` (the last one is asked first).
+    public init(coders: [any ImageCoding] = []) {
+        registered = Mutex(coders)
+    }
+
+    public var name: String { "manager" }
+
+    /// The registered coders, in registration order.
+    public var coders: [any ImageCoding] {
+        get { registered.withLock { $0 } }
+        set { registered.withLock { $0 = newValue } }
+    }
+
+    /// Registers a coder; it is asked before every coder already registered.
+    public func addCoder(_ coder: any ImageCoding) {
+        registered.withLock { $0.append(coder) }
+    }
+
+    /// Removes every coder with this name.
+    public func removeCoder(named name: String) {
+        registered.withLock { $0.removeAll { $0.name == name } }
+    }
+
+    public func canDecode(_ data: Data) -> Bool {
+        coders.contains { $0.canDecode(data) }
+    }
+
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        coders.contains { $0.canEncode(format) }
+    }
+
+    /// Decodes with the last registered coder that recognises the bytes.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try decode(data, options: options, using: nil)
+    }
+
+    /// Decodes with `coder` when given (SDWebImage's per-request `imageCoder` context), otherwise
+    /// with the last registered coder that recognises the bytes.
+    public func decode(_ data: Data, options: ImageDecodingOptions, using coder: (any ImageDecoding)?) throws
+        -> Image
+    {
+        if let coder { return try coder.decode(data, options: options) }
+        guard !data.isEmpty else { throw WebImageError.badData("no image data (0 bytes)") }
+        for coder in coders.reversed() where coder.canDecode(data) {
+            return try coder.decode(data, options: options)
+        }
+        let format = ImageFormat.detect(in: data)
+        if format == .undefined {
+            throw WebImageError.badData("unrecognised image data (\(data.count) bytes, no known signature)")
+        }
+        throw WebImageError(.unsupportedFormat, "no coder registered for \(format)")
+    }
+
+    /// Encodes with the last registered coder that writes `format`, applying the options' size
+    /// limits and the image's orientation through ``ImageEncodingPipeline``.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        try encode(image, as: format, options: options, using: nil)
+    }
+
+    /// Encodes with `coder` when given, otherwise with the last registered coder for `format`.
+    public func encode(
+        _ image: Image, as format: ImageFormat, options: ImageEncodingOptions, using coder: (any ImageEncoding)?
+    ) throws -> Data {
+        let chosen = coder ?? coders.last { $0.canEncode(format) }
+        guard let chosen else { throw WebImageError(.unsupportedFormat, "no coder can encode \(format)") }
+        return try ImageEncodingPipeline.encode(image, as: format, options: options, with: chosen)
+    }
+}

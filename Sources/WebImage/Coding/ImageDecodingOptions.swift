@@ -1,0 +1,100 @@
+/// How to decode: frames, scale, thumbnail and the limits that stop oversized images.
+///
+/// Mirrors SDWebImage's decode options (`SDImageCoderDecodeFirstFrameOnly`,
+/// `…DecodeScaleFactor`, `…DecodeThumbnailPixelSize`, `…DecodePreserveAspectRatio`,
+/// `…DecodeScaleDownLimitBytes`) and adds a pixel limit checked against the header before any
+/// pixel memory is allocated.
+///
+/// ```swift
+/// var options = ImageDecodingOptions()
+/// options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+/// let thumbnail = try coders.decode(data, options: options)
+/// ```
+public struct ImageDecodingOptions: Hashable, Sendable {
+    /// Decode only the first frame of an animation (the result has no ``Image/animation``).
+    public var firstFrameOnly: Bool = false
+    /// Points per pixel of the result (``Image/scale``); does not change the pixels.
+    public var scaleFactor: Double = 1
+    /// Decode to at most this size. With ``preserveAspectRatio`` the image fits inside it;
+    /// without, it is stretched to exactly this size. Never scales up.
+    public var thumbnailPixelSize: PixelSize?
+    /// Whether a thumbnail keeps the source's aspect ratio.
+    public var preserveAspectRatio: Bool = true
+    /// Scale down images whose decoded RGBA bytes exceed this many (SDWebImage's
+    /// `scaleDownLargeImages`); for animations the limit is shared by all frames. `nil`: no limit.
+    public var scaleDownLimitBytes: Int?
+    /// Refuse images with more pixels than this (read from the header, before allocating),
+    /// with a ``WebImageError/Code/tooLarge`` error.
+    public var maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+    /// The alpha representation of the decoded pixels.
+    public var alphaMode: AlphaMode = .premultiplied
+
+    /// SDWebImage's default scale-down limit: 60 MB of decoded pixels.
+    public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
+    /// The default pixel limit: 100 megapixels.
+    public static let defaultMaxPixelCount = 100_000_000
+
+    public init(
+        firstFrameOnly: Bool = false,
+        scaleFactor: Double = 1,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int? = nil,
+        maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount,
+        alphaMode: AlphaMode = .premultiplied
+    ) {
+        self.firstFrameOnly = firstFrameOnly
+        self.scaleFactor = scaleFactor
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.maxPixelCount = maxPixelCount
+        self.alphaMode = alphaMode
+    }
+
+    /// Throws ``WebImageError/Code/tooLarge`` when `size` exceeds ``maxPixelCount``, and
+    /// ``WebImageError/Code/badImageData`` when it is empty. Call it with the header's size
+    /// before allocating pixels.
+    public func checkPixelLimit(_ size: PixelSize) throws {
+        guard size.width > 0, size.height > 0 else {
+            throw WebImageError.badData("image has an empty size \(size)")
+        }
+        if size.pixelCount > maxPixelCount {
+            throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: maxPixelCount)
+        }
+    }
+
+    /// The size to decode a `source`-sized image (or each of `frameCount` frames) to, applying
+    /// the thumbnail size and the scale-down limit. Returns `source` when neither applies.
+    public func targetSize(for source: PixelSize, frameCount: Int = 1) -> PixelSize {
+        var target = source
+        if let thumbnail = thumbnailPixelSize, thumbnail.width > 0, thumbnail.height > 0 {
+            target = Self.fit(source, into: thumbnail, preserveAspectRatio: preserveAspectRatio)
+        }
+        if let limit = scaleDownLimitBytes, limit > 0 {
+            let limitPixels = max(1, limit / 4 / max(1, frameCount))
+            if target.pixelCount > limitPixels {
+                let ratio = (Double(limitPixels) / Double(target.pixelCount)).squareRoot()
+                target = PixelSize(
+                    width: max(1, Int(Double(target.width) * ratio)),
+                    height: max(1, Int(Double(target.height) * ratio)))
+            }
+        }
+        return target
+    }
+
+    /// SDWebImage's `scaledSizeWithImageSize:scaleSize:preserveAspectRatio:shouldScaleUp:NO`.
+    static func fit(_ source: PixelSize, into box: PixelSize, preserveAspectRatio: Bool) -> PixelSize {
+        guard preserveAspectRatio else {
+            return PixelSize(width: min(box.width, source.width), height: min(box.height, source.height))
+        }
+        if source.width <= box.width && source.height <= box.height { return source }
+        let sourceRatio = Double(source.width) / Double(source.height)
+        let boxRatio = Double(box.width) / Double(box.height)
+        if sourceRatio > boxRatio {
+            return PixelSize(width: box.width, height: max(1, Int((Double(box.width) / sourceRatio).rounded())))
+        } else {
+            return PixelSize(width: max(1, Int((Double(box.height) * sourceRatio).rounded())), height: box.height)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// How to encode: quality, size limits and what to do with alpha and frames.
+///
+/// Mirrors SDWebImage's encode options (`SDImageCoderEncodeCompressionQuality`,
+/// `…EncodeMaxPixelSize`, `…EncodeMaxFileSize`, `…EncodeFirstFrameOnly`,
+/// `…EncodeBackgroundColor`).
+///
+/// ```swift
+/// let data = try coders.encode(image, as: .webp, options: .init(quality: 0.8, maxFileSize: 50_000))
+/// ```
+public struct ImageEncodingOptions: Hashable, Sendable {
+    /// Quality from 0 (smallest) to 1 (best), for lossy formats (JPEG, lossy WebP).
+    public var quality: Double = 0.9
+    /// zlib compression level 0–9 for PNG (`nil`: the codec's default, 6).
+    public var compressionLevel: Int?
+    /// Encode WebP losslessly.
+    public var lossless: Bool = false
+    /// Scale the image down to fit inside this size before encoding, keeping the aspect ratio.
+    public var maxPixelSize: PixelSize?
+    /// Search the quality (then the size) so that the output is at most this many bytes.
+    public var maxFileSize: Int?
+    /// Encode only the first frame of an animated image.
+    public var firstFrameOnly: Bool = false
+    /// The colour that transparent pixels are composited onto for formats without alpha (JPEG).
+    public var backgroundColor: RGBA8 = .white
+
+    public init(
+        quality: Double = 0.9,
+        compressionLevel: Int? = nil,
+        lossless: Bool = false,
+        maxPixelSize: PixelSize? = nil,
+        maxFileSize: Int? = nil,
+        firstFrameOnly: Bool = false,
+        backgroundColor: RGBA8 = .white
+    ) {
+        self.quality = quality
+        self.compressionLevel = compressionLevel
+        self.lossless = lossless
+        self.maxPixelSize = maxPixelSize
+        self.maxFileSize = maxFileSize
+        self.firstFrameOnly = firstFrameOnly
+        self.backgroundColor = backgroundColor
+    }
+
+    /// ``quality`` clamped to 0…1 and mapped to a codec's 0…100 scale.
+    public var qualityPercent: Int { Int((min(1, max(0, quality)) * 100).rounded()) }
+}

@@ -1,0 +1,45 @@
+/// The frames of an animated image, decoded on demand.
+///
+/// Implementations keep the encoded bytes and decode frame N when asked, compositing it onto the
+/// canvas per the format's rules (disposal, blending), so that every frame returned is the whole
+/// canvas as it should be shown. Sequential access (0, 1, 2, …) is the fast path; random access
+/// is correct but may replay earlier frames.
+///
+/// ```swift
+/// if let animation = image.animation {
+///     for index in 0..<animation.frameCount {
+///         let frame = try animation.frame(at: index)
+///         show(frame.pixels, for: frame.duration)
+///     }
+/// }
+/// ```
+public protocol AnimatedImageSource: Sendable {
+    /// How many frames the animation has.
+    var frameCount: Int { get }
+    /// How many times to play: 0 means forever. GIF files without a NETSCAPE2.0 extension play once (1).
+    var loopCount: Int { get }
+    /// The size of every composited frame.
+    var canvasSize: PixelSize { get }
+    /// How long frame `index` is shown, in seconds.
+    func duration(at index: Int) -> Double
+    /// Frame `index`, composited onto the canvas. Throws ``WebImageError`` when the data is corrupt.
+    func frame(at index: Int) throws -> AnimationFrame
+}
+
+/// One composited frame of an animation.
+public struct AnimationFrame: Sendable {
+    /// The whole canvas at this frame.
+    public var pixels: PixelBuffer
+    /// How long it is shown, in seconds.
+    public var duration: Double
+
+    public init(pixels: PixelBuffer, duration: Double) {
+        self.pixels = pixels
+        self.duration = duration
+    }
+}
+
+extension AnimatedImageSource {
+    /// The sum of all frame durations, in seconds.
+    public var totalDuration: Double { (0..<frameCount).reduce(0) { $0 + duration(at: $1) } }
+}

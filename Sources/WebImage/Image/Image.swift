@@ -1,0 +1,67 @@
+/// A decoded image: immutable, thread-safe, shareable across tasks.
+///
+/// Still images hold their pixels. Animated images hold the first frame as ``pixels`` (the
+/// poster) and an ``animation`` source that decodes frame N on demand, so that an animation never
+/// needs every frame in memory at once.
+///
+/// ```swift
+/// let image = try coders.decode(data)
+/// print(image.pixelSize, image.format, image.animation?.frameCount ?? 1)
+/// ```
+public final class Image: Sendable {
+    /// The first (or only) frame, in ``PixelBuffer/alphaMode`` (premultiplied unless asked otherwise).
+    public let pixels: PixelBuffer
+    /// Points per pixel, as UIKit's `UIImage.scale` (1 unless a scale factor was requested).
+    public let scale: Double
+    /// How the stored pixels should be displayed; never applied to ``pixels``.
+    public let orientation: ImageOrientation
+    /// The format the image was decoded from (``ImageFormat/undefined`` for generated images).
+    public let format: ImageFormat
+    /// Frames on demand, for animated images.
+    public let animation: (any AnimatedImageSource)?
+    /// Whether the source declares an alpha channel (PNG colour type or tRNS, GIF transparency, …).
+    public let hasAlpha: Bool
+    /// The pixel size of the source before any thumbnail or scale-down was applied.
+    public let originalPixelSize: PixelSize
+
+    public init(
+        pixels: PixelBuffer,
+        scale: Double = 1,
+        orientation: ImageOrientation = .up,
+        format: ImageFormat = .undefined,
+        animation: (any AnimatedImageSource)? = nil,
+        hasAlpha: Bool? = nil,
+        originalPixelSize: PixelSize? = nil
+    ) {
+        self.pixels = pixels
+        self.scale = scale > 0 ? scale : 1
+        self.orientation = orientation
+        self.format = format
+        self.animation = animation
+        self.hasAlpha = hasAlpha ?? !pixels.isOpaque
+        self.originalPixelSize = originalPixelSize ?? pixels.size
+    }
+
+    /// The size of the pixel data.
+    public var pixelSize: PixelSize { pixels.size }
+
+    /// The display size in points: pixel size over scale, width and height swapped for
+    /// orientations 5–8.
+    public var size: (width: Double, height: Double) {
+        let w = Double(pixels.width) / scale
+        let h = Double(pixels.height) / scale
+        return orientation.swapsDimensions ? (h, w) : (w, h)
+    }
+
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { (animation?.frameCount ?? 1) > 1 }
+
+    /// Bytes of decoded pixels this image accounts for: every frame for animated images (what a
+    /// memory cache charges, as SDWebImage's `sd_memoryCost`).
+    public var memoryCost: Int {
+        let frameBytes = pixels.bytes.count
+        guard let animation else { return frameBytes }
+        let (total, overflow) = animation.canvasSize.rgbaByteCount.multipliedReportingOverflow(by: animation.frameCount)
+        return overflow ? .max : max(frameBytes, total)
+    }
+}

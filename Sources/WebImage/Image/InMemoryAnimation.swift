@@ -1,0 +1,51 @@
+/// An animation whose frames are already decoded and held in memory.
+///
+/// For generated animations (tests, fixtures) and for small transformed animations.
+///
+/// ```swift
+/// let animation = InMemoryAnimation(frames: [frame0, frame1], loopCount: 0)
+/// let image = Image(pixels: frame0.pixels, animation: animation)
+/// ```
+public struct InMemoryAnimation: AnimatedImageSource {
+    public let frames: [AnimationFrame]
+    public let loopCount: Int
+
+    /// `frames` must be non-empty and all the same size.
+    public init(frames: [AnimationFrame], loopCount: Int = 0) {
+        precondition(!frames.isEmpty, "an animation needs at least one frame")
+        self.frames = frames
+        self.loopCount = loopCount
+    }
+
+    public var frameCount: Int { frames.count }
+    public var canvasSize: PixelSize { frames[0].pixels.size }
+    public func duration(at index: Int) -> Double { frames[index].duration }
+    public func frame(at index: Int) throws -> AnimationFrame { frames[index] }
+}
+
+/// An animation whose frames are another animation's, each passed through a transform when asked.
+///
+/// Keeps the on-demand property: nothing is decoded or transformed until a frame is requested.
+public struct MappedAnimation: AnimatedImageSource {
+    public let base: any AnimatedImageSource
+    public let canvasSize: PixelSize
+    private let transform: @Sendable (PixelBuffer) throws -> PixelBuffer
+
+    /// `transform` must return buffers of `canvasSize`.
+    public init(
+        _ base: any AnimatedImageSource, canvasSize: PixelSize,
+        transform: @escaping @Sendable (PixelBuffer) throws -> PixelBuffer
+    ) {
+        self.base = base
+        self.canvasSize = canvasSize
+        self.transform = transform
+    }
+
+    public var frameCount: Int { base.frameCount }
+    public var loopCount: Int { base.loopCount }
+    public func duration(at index: Int) -> Double { base.duration(at: index) }
+    public func frame(at index: Int) throws -> AnimationFrame {
+        let frame = try base.frame(at: index)
+        return AnimationFrame(pixels: try transform(frame.pixels), duration: frame.duration)
+    }
+}

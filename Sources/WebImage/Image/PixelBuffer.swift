@@ -1,0 +1,164 @@
+/// How the colour channels of a ``PixelBuffer`` relate to its alpha channel.
+public enum AlphaMode: String, Hashable, Sendable {
+    /// Colour is multiplied by alpha (the default for decoded images; what transforms expect).
+    case premultiplied
+    /// Colour is independent of alpha (what PNG, WebP and GIF store, and what encoders need).
+    case straight
+}
+
+/// A bitmap of 8-bit RGBA pixels, row-major, `width * 4` bytes per row (rows are 4-byte aligned).
+///
+/// Value semantics: copies share storage until one is written.
+///
+/// ```swift
+/// var buffer = PixelBuffer(width: 2, height: 1, alphaMode: .premultiplied)
+/// buffer[0, 0] = RGBA8(r: 255, g: 0, b: 0, a: 255)
+/// ```
+public struct PixelBuffer: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public var alphaMode: AlphaMode
+    /// `height` rows of `width * 4` bytes: R, G, B, A.
+    public var bytes: [UInt8]
+
+    /// Bytes per row (always `width * 4`).
+    public var bytesPerRow: Int { width * 4 }
+    /// The buffer's size.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Wraps existing pixels; `bytes.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, alphaMode: AlphaMode, bytes: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && bytes.count == width * height * 4, "pixel count mismatch")
+        self.width = width
+        self.height = height
+        self.alphaMode = alphaMode
+        self.bytes = bytes
+    }
+
+    /// A buffer filled with one colour (transparent black by default).
+    public init(width: Int, height: Int, alphaMode: AlphaMode, fill: RGBA8 = .clear) {
+        let count = width * height
+        let bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            for i in 0..<count {
+                buffer[4 * i] = fill.r
+                buffer[4 * i + 1] = fill.g
+                buffer[4 * i + 2] = fill.b
+                buffer[4 * i + 3] = fill.a
+            }
+            initialized = count * 4
+        }
+        self.init(width: width, height: height, alphaMode: alphaMode, bytes: bytes)
+    }
+
+    /// Creates a buffer by letting `body` write every byte of uninitialised storage.
+    public init(
+        width: Int, height: Int, alphaMode: AlphaMode,
+        initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        let count = width * height * 4
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try body(buffer)
+            initialized = count
+        }
+        self.init(width: width, height: height, alphaMode: alphaMode, bytes: bytes)
+    }
+
+    /// The pixel at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> RGBA8 {
+        get {
+            let i = (y * width + x) * 4
+            return RGBA8(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2], a: bytes[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            bytes[i] = newValue.r
+            bytes[i + 1] = newValue.g
+            bytes[i + 2] = newValue.b
+            bytes[i + 3] = newValue.a
+        }
+    }
+
+    /// Whether every pixel has alpha 255.
+    public var isOpaque: Bool {
+        bytes.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
+    /// The same pixels with colour multiplied by alpha (rounded to nearest).
+    public func premultiplied() -> PixelBuffer {
+        guard alphaMode == .straight else { return self }
+        var copy = self
+        copy.alphaMode = .premultiplied
+        copy.bytes.withUnsafeMutableBufferPointer { AlphaConversion.premultiply($0) }
+        return copy
+    }
+
+    /// The same pixels with colour divided by alpha (rounded to nearest; transparent pixels are 0).
+    public func unpremultiplied() -> PixelBuffer {
+        guard alphaMode == .premultiplied else { return self }
+        var copy = self
+        copy.alphaMode = .straight
+        copy.bytes.withUnsafeMutableBufferPointer { AlphaConversion.unpremultiply($0) }
+        return copy
+    }
+
+    /// The same pixels in the requested alpha mode.
+    public func converted(to mode: AlphaMode) -> PixelBuffer {
+        mode == .premultiplied ? premultiplied() : unpremultiplied()
+    }
+}
+
+/// One 8-bit RGBA pixel.
+public struct RGBA8: Hashable, Sendable {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+    public static let clear = RGBA8(r: 0, g: 0, b: 0, a: 0)
+    public static let black = RGBA8(r: 0, g: 0, b: 0)
+    public static let white = RGBA8(r: 255, g: 255, b: 255)
+}
+
+/// Alpha premultiplication kernels.
+enum AlphaConversion {
+    static func premultiply(_ p: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i + 3 < p.count {
+            let a = UInt32(p[i + 3])
+            if a != 255 {
+                // (c * a + 127) / 255, exact for all 8-bit inputs.
+                for c in 0..<3 {
+                    let t = UInt32(p[i + c]) * a + 128
+                    p[i + c] = UInt8((t + (t >> 8)) >> 8)
+                }
+            }
+            i += 4
+        }
+    }
+
+    static func unpremultiply(_ p: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i + 3 < p.count {
+            let a = UInt32(p[i + 3])
+            if a == 0 {
+                p[i] = 0
+                p[i + 1] = 0
+                p[i + 2] = 0
+            } else if a != 255 {
+                for c in 0..<3 {
+                    p[i + c] = UInt8(min(255, (UInt32(p[i + c]) * 255 + a / 2) / a))
+                }
+            }
+            i += 4
+        }
+    }
+}
