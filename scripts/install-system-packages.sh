@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the C codec libraries WebImage links (and, with --tools, the command-line decoders the
+# round-trip tests cross-check against) when they are missing. Debian/Ubuntu: apt-get. macOS: prints
+# the Homebrew line. Idempotent: does nothing when everything is present.
+set -euo pipefail
+
+libs=(pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev)
+tools=(libjpeg-turbo-progs webp netpbm)
+wanted=("${libs[@]}")
+[[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
+
+if [[ "$(uname -s)" == "Darwin" ]]; then
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp"
+    exit 0
+fi
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib and libwebp (with demux/mux) development packages." >&2
+    exit 0
+fi
+
+missing=()
+for pkg in "${wanted[@]}"; do
+    # Ubuntu names libjpeg-turbo's dev package libjpeg-turbo8-dev; libjpeg-dev pulls in the right one.
+    if [[ "$pkg" == libjpeg62-turbo-dev ]] && ! apt-cache show libjpeg62-turbo-dev >/dev/null 2>&1; then pkg=libjpeg-dev; fi
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=""
+[[ "$(id -u)" -ne 0 ]] && sudo="sudo"
+echo "Installing system packages: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The run command: installs the codec libraries when missing, builds the `webimage` tool (release) and
+# runs it with the given arguments, e.g.  scripts/webimage.sh convert in.jpg out.webp --thumbnail 256
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bash "$root/scripts/install-system-packages.sh" >&2
+swift build --package-path "$root" -c release --product webimage >&2
+exec "$root/.build/release/webimage" "$@"
