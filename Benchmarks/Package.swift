@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that the library's build and CI never compile
+// package-benchmark. Run from this folder:
+//   swift package benchmark                  (package-benchmark suites)
+//   ./compare.sh                             (us beside tjbench, Pillow and vipsthumbnail)
+let package = Package(
+    name: "WebImageBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "WebImageCodecs", package: "WebImage")],
+            path: "Sources/BenchmarkSupport"),
+        .executableTarget(
+            name: "webimage-bench",
+            dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: "WebImage")],
+            path: "Sources/webimage-bench"),
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImageCodecs", package: "WebImage"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+    ]
+)

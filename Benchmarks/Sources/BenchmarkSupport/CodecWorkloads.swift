@@ -1,0 +1,69 @@
+public import Foundation
+public import WebImageCodecs
+
+/// The codec operations benchmarked, shared by the package-benchmark suite and by
+/// `webimage-bench` (which `compare.sh` runs beside tjbench, Pillow and vipsthumbnail).
+public enum CodecWorkload: String, CaseIterable, Sendable {
+    case jpegDecode = "jpeg-decode"
+    case jpegThumbnail = "jpeg-thumbnail"
+    case pngDecode = "png-decode"
+    case pngEncode = "png-encode"
+    case webpDecode = "webp-decode"
+    case webpEncode = "webp-encode"
+
+    /// The corpus file each workload reads (relative to the corpus's public/ folder).
+    public var corpusFile: String {
+        switch self {
+        case .jpegDecode, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
+        case .pngDecode, .pngEncode: "image-png/benches/Fantasy_Digital_Painting.png"
+        case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
+        case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
+        }
+    }
+
+    /// Prepared input: encoded bytes for decodes, a decoded image for encodes.
+    public struct Input: Sendable {
+        public let data: Data
+        public let image: Image?
+    }
+
+    public func prepare(file: URL) throws -> Input {
+        let data = try Data(contentsOf: file)
+        switch self {
+        case .pngEncode, .webpEncode:
+            return Input(data: data, image: try Self.coders.decode(data))
+        default:
+            return Input(data: data, image: nil)
+        }
+    }
+
+    /// Runs the workload once; returns a value derived from the output so it cannot be optimised away.
+    @discardableResult
+    public func run(_ input: Input) throws -> Int {
+        switch self {
+        case .jpegDecode, .pngDecode, .webpDecode:
+            return try Self.coders.decode(input.data).pixelSize.width
+        case .jpegThumbnail:
+            var options = ImageDecodingOptions()
+            options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+            return try Self.coders.decode(input.data, options: options).pixelSize.width
+        case .pngEncode:
+            return try Self.coders.encode(input.image!, as: .png, options: .init(compressionLevel: 6)).count
+        case .webpEncode:
+            return try Self.coders.encode(input.image!, as: .webp, options: .init(quality: 0.8)).count
+        }
+    }
+
+    static let coders = ImageCodersManager.standard()
+
+    /// The corpus folder: `$WEBIMAGE_CORPUS`, else ../shared/corpus/public beside the repository.
+    public static var corpusDirectory: URL {
+        if let override = ProcessInfo.processInfo.environment["WEBIMAGE_CORPUS"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        let repository = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/public")
+    }
+}

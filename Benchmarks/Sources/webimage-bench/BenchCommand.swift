@@ -1,0 +1,62 @@
+import BenchmarkSupport
+import Foundation
+import WebImageCodecs
+
+/// `webimage-bench WORKLOAD [FILE] [ITERATIONS]`: times one codec workload in-process and prints
+/// `workload file median_ms min_ms`, the line compare.sh reads.
+/// `webimage-bench make-jpeg WIDTHxHEIGHT OUT`: writes a generated photo-like JPEG (for the 24 MP
+/// thumbnail memory check).
+@main
+struct BenchCommand {
+    static func main() throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first else {
+            print("usage: webimage-bench (\(CodecWorkload.allCases.map(\.rawValue).joined(separator: "|"))) [FILE] [ITERATIONS]")
+            print("       webimage-bench make-jpeg WIDTHxHEIGHT OUT")
+            exit(2)
+        }
+        arguments.removeFirst()
+        if name == "make-jpeg" {
+            try makeJPEG(size: arguments[0], output: arguments[1])
+            return
+        }
+        guard let workload = CodecWorkload(rawValue: name) else {
+            print("unknown workload \(name)")
+            exit(2)
+        }
+        let file = arguments.first.map { URL(fileURLWithPath: $0) }
+            ?? CodecWorkload.corpusDirectory.appendingPathComponent(workload.corpusFile)
+        let iterations = arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10
+        let input = try workload.prepare(file: file)
+        try workload.run(input)  // warm-up
+        var samples: [Double] = []
+        for _ in 0..<iterations {
+            let start = ContinuousClock.now
+            try workload.run(input)
+            let elapsed = ContinuousClock.now - start
+            samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        samples.sort()
+        print(String(format: "%@ %@ median_ms=%.2f min_ms=%.2f", workload.rawValue, file.lastPathComponent, samples[samples.count / 2], samples[0]))
+    }
+
+    /// A smooth photo-like test image (gradients plus texture), encoded at quality 90.
+    static func makeJPEG(size: String, output: String) throws {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        let (width, height) = (parts[0], parts[1])
+        let pixels = PixelBuffer(width: width, height: height, alphaMode: .premultiplied) { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let texture = (x * 7 + y * 13) % 32
+                    out[i] = UInt8((x * 255 / width + texture) % 256)
+                    out[i + 1] = UInt8((y * 255 / height + texture / 2) % 256)
+                    out[i + 2] = UInt8(((x + y) * 255 / (width + height)) % 256)
+                    out[i + 3] = 255
+                }
+            }
+        }
+        let data = try ImageCodersManager.standard().encode(Image(pixels: pixels), as: .jpeg, options: .init(quality: 0.9))
+        try data.write(to: URL(fileURLWithPath: output))
+    }
+}
