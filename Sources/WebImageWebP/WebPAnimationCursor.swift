@@ -3,7 +3,7 @@ import WebImage
 
 /// An owned, immutable copy of encoded bytes at a stable address, for libwebp objects that keep
 /// pointers into their input (`WebPDemuxer`, `WebPAnimDecoder`).
-final class WebPOwnedBytes: @unchecked Sendable {  // Sendable: the memory is written once in init and only read after.
+final class WebPOwnedBytes: @unchecked Sendable {  // written once in init, only read after.
     let buffer: UnsafeRawBufferPointer
 
     init(_ source: UnsafeRawBufferPointer) {

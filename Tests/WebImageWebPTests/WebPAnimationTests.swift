@@ -88,7 +88,8 @@ import WebImageWebP
 
     @Test func firstFrameOnlyEncodesAStillImage() throws {
         let animated = ImageFixtures.animation(frames: 3)
-        let data = try coder.encode(animated, as: .webp, options: ImageEncodingOptions(lossless: true, firstFrameOnly: true))
+        let options = ImageEncodingOptions(lossless: true, firstFrameOnly: true)
+        let data = try coder.encode(animated, as: .webp, options: options)
         #expect(!ImageFormat.isAnimated(data))
         let image = try coder.decode(data)
         #expect(image.animation == nil)

@@ -10,7 +10,8 @@ enum WebPTestData {
 
     /// `pixels` encoded as WebP.
     static func encode(_ pixels: PixelBuffer, lossless: Bool, quality: Double = 0.9) throws -> Data {
-        try coder.encode(Image(pixels: pixels), as: .webp, options: ImageEncodingOptions(quality: quality, lossless: lossless))
+        let options = ImageEncodingOptions(quality: quality, lossless: lossless)
+        return try coder.encode(Image(pixels: pixels), as: .webp, options: options)
     }
 
     /// A moving-square animation encoded as WebP.
@@ -48,7 +49,9 @@ enum WebPTestData {
 
     /// A little-endian TIFF/EXIF payload whose IFD0 holds only an orientation tag.
     static func exif(orientation: Int, bigEndian: Bool = false) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u16(_ v: Int) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+        }
         func u32(_ v: Int) -> [UInt8] { bigEndian ? le32(v).reversed() : le32(v) }
         let header: [UInt8] = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
         return header + u16(1) + u16(274) + u16(3) + u32(1) + u16(orientation) + u16(0) + u32(0)
