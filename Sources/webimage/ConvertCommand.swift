@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import WebImageCodecs
+
+/// `webimage convert IN OUT`: decode, optionally resize, encode in OUT's format.
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Decode an image and encode it in the format of OUT's extension (jpg, png, gif, webp).",
+        discussion: "Animated input gives animated output when the format allows it (GIF, APNG, WebP), unless --first-frame.")
+
+    @Argument(help: "The input image file.")
+    var input: String
+
+    @Argument(help: "The output file; its extension chooses the format.")
+    var output: String
+
+    @OptionGroup var transform: TransformOptions
+
+    @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of an animation.")
+    var firstFrame = false
+
+    func validate() throws {
+        let ext = URL(fileURLWithPath: output).pathExtension
+        guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
+            throw ValidationError("cannot tell an output format WebImage writes from '\(output)' (use .jpg, .png, .gif or .webp)")
+        }
+    }
+
+    func run() async throws {
+        let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .png
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: input))
+            let coders = ImageCodersManager.standard()
+            var image = try coders.decode(data, options: transform.decodingOptions(firstFrameOnly: firstFrame))
+            if let transformer = transform.transformer { image = try transformer.transform(image) }
+            var options = transform.encodingOptions
+            options.firstFrameOnly = firstFrame
+            let encoded = try coders.encode(image, as: format, options: options)
+            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+            let frames = firstFrame ? 1 : (image.animation?.frameCount ?? 1)
+            print("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes")
+        } catch {
+            printError("error: \(input): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

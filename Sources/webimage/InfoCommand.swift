@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import WebImageCodecs
+
+/// `webimage info FILE`: what an image file holds.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show an image's format, size, frames, loop count, durations, orientation, alpha and memory cost.")
+
+    @Argument(help: "An image file.")
+    var file: String
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            printError("error: cannot read \(file): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        do {
+            let image = try ImageCodersManager.standard().decode(data)
+            let info = ImageInfo(file: file, fileSize: data.count, image: image)
+            print(json ? info.json : info.text)
+        } catch {
+            printError("error: \(file): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The facts `info` reports.
+struct ImageInfo: Encodable {
+    var file: String
+    var format: String
+    var width: Int
+    var height: Int
+    var frameCount: Int
+    var loopCount: Int?
+    var durations: [Double]?
+    var orientation: Int
+    var hasAlpha: Bool
+    var fileSize: Int
+    var memoryCost: Int
+
+    init(file: String, fileSize: Int, image: Image) {
+        self.file = file
+        format = image.format.rawValue
+        width = image.pixelSize.width
+        height = image.pixelSize.height
+        frameCount = image.animation?.frameCount ?? 1
+        loopCount = image.animation?.loopCount
+        durations = image.animation.map { animation in (0..<animation.frameCount).map { animation.duration(at: $0) } }
+        orientation = image.orientation.rawValue
+        hasAlpha = image.hasAlpha
+        self.fileSize = fileSize
+        memoryCost = image.memoryCost
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    var text: String {
+        var lines = [
+            "file:         \(file)",
+            "format:       \(format)",
+            "dimensions:   \(width)×\(height)",
+            "frames:       \(frameCount)",
+        ]
+        if let loopCount { lines.append("loop count:   \(loopCount == 0 ? "forever" : String(loopCount))") }
+        if let durations, let total = Optional(durations.reduce(0, +)) {
+            let shown = durations.prefix(8).map { String(format: "%.0f ms", $0 * 1000) }.joined(separator: ", ")
+            lines.append("durations:    \(shown)\(durations.count > 8 ? ", …" : "") (total \(String(format: "%.2f", total)) s)")
+        }
+        lines += [
+            "orientation:  \(orientation)",
+            "alpha:        \(hasAlpha ? "yes" : "no")",
+            "file size:    \(fileSize) bytes",
+            "memory cost:  \(memoryCost) bytes decoded",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The parts of the corpus manifest (`manifest.json`) that the conformance suite checks.
+struct CorpusManifest: Decodable {
+    let files: [Entry]
+
+    struct Entry: Decodable {
+        let file: String
+        let format: String
+        let width: Int?
+        let height: Int?
+        let frame_count: Int?
+        let animated: Bool?
+        let loop_count: Int?
+        let lossy: Bool?
+        let expected_validity: String
+        let rgba8_sha256: String?
+        let rgba8_zeroed_sha256: String?
+        let rgba8_sha256_spec: String?
+        let rgba8_zeroed_sha256_spec: String?
+        let fallback_rgba8_sha256: String?
+        let fallback_rgba8_zeroed_sha256: String?
+        let fingerprint_8x8: [[Double]]?
+        let exif_orientation: Int?
+        let header: Header?
+        let pillow: Pillow?
+        let notes: [String]?
+
+        struct Header: Decodable {
+            let default_image_is_first_frame: Bool?
+        }
+
+        struct Pillow: Decodable {
+            let frames: [Frame]?
+        }
+
+        struct Frame: Decodable {
+            let rgba8_sha256: String?
+            let rgba8_zeroed_sha256: String?
+            let duration_ms: Double?
+        }
+    }
+
+    /// The corpus folder: `$WEBIMAGE_CORPUS`, else `../shared/corpus/public` beside the package.
+    static var directory: URL {
+        if let override = ProcessInfo.processInfo.environment["WEBIMAGE_CORPUS"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/public")
+    }
+
+    static func load() throws -> CorpusManifest? {
+        let url = directory.appendingPathComponent("manifest.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try JSONDecoder().decode(CorpusManifest.self, from: Data(contentsOf: url))
+    }
+}
