@@ -1,0 +1,49 @@
+import WebImage
+
+/// Reads the orientation tag (274) from IFD0 of an EXIF TIFF structure, bounds-checked throughout.
+enum ExifOrientationReader {
+    /// The orientation in `tiff` (the APP1 payload after `Exif\0\0`), or `nil` when the structure is
+    /// malformed or has no valid orientation.
+    static func orientation(inTIFF tiff: [UInt8]) -> ImageOrientation? {
+        guard tiff.count >= 8 else { return nil }
+        let bigEndian: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): bigEndian = false
+        case (0x4D, 0x4D): bigEndian = true
+        default: return nil
+        }
+        let reader = Reader(bytes: tiff, bigEndian: bigEndian)
+        guard reader.uint16(at: 2) == 42, let ifdOffset = reader.uint32(at: 4) else { return nil }
+        let ifd = Int(ifdOffset)
+        guard let entryCount = reader.uint16(at: ifd) else { return nil }
+        for index in 0..<Int(entryCount) {
+            let entry = ifd + 2 + index * 12
+            guard let tag = reader.uint16(at: entry), let type = reader.uint16(at: entry + 2) else { return nil }
+            guard tag == 0x0112 else { continue }
+            let value: Int?
+            switch type {
+            case 3: value = reader.uint16(at: entry + 8).map(Int.init)  // SHORT
+            case 4: value = reader.uint32(at: entry + 8).map(Int.init)  // LONG, written by a few tools
+            default: value = nil
+            }
+            return value.flatMap { ImageOrientation(rawValue: $0) }
+        }
+        return nil
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        let bigEndian: Bool
+
+        func uint16(at offset: Int) -> UInt16? {
+            guard offset >= 0, offset <= bytes.count - 2 else { return nil }
+            let (a, b) = (UInt16(bytes[offset]), UInt16(bytes[offset + 1]))
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
+
+        func uint32(at offset: Int) -> UInt32? {
+            guard let first = uint16(at: offset), let second = uint16(at: offset + 2) else { return nil }
+            return bigEndian ? UInt32(first) << 16 | UInt32(second) : UInt32(second) << 16 | UInt32(first)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+public import WebImage
+
+/// Decodes and encodes JPEG through libjpeg-turbo.
+///
+/// Decoding reads baseline, progressive, greyscale, RGB, CMYK and YCCK (Adobe) JPEGs into 8-bit RGBA
+/// with libjpeg's accurate integer IDCT and fancy upsampling, so the pixels match `djpeg` and other
+/// libjpeg-turbo based decoders bit for bit. CMYK is converted to RGB with the naive formula (no
+/// ICC profile is applied). Thumbnails and scale-down use libjpeg's DCT-domain scaling (N/8) so a
+/// large photo is never decoded at full size, then resample to the exact target size.
+///
+/// EXIF orientation (APP1) is exposed as ``Image/orientation`` and not applied to the pixels.
+///
+/// Truncated data (the data ends before the image does) and corruption that libjpeg cannot recover
+/// from throw ``WebImageError`` (`badImageData`); corruption inside the entropy-coded data that
+/// libjpeg recovers from is tolerated, as in other libjpeg-based decoders. Lossless (SOF3) and
+/// 12-bit JPEGs are not supported by the linked libjpeg and throw `decodingFailed`.
+///
+/// Encoding writes a baseline YCbCr JPEG with 4:2:0 chroma subsampling and optimised Huffman
+/// tables, at ``ImageEncodingOptions/qualityPercent``; transparent pixels are flattened over
+/// ``ImageEncodingOptions/backgroundColor``; animated images encode their first frame.
+///
+/// ```swift
+/// let coder = JPEGCoder()
+/// var options = ImageDecodingOptions()
+/// options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+/// let thumbnail = try coder.decode(data, options: options)
+/// let encoded = try coder.encode(thumbnail, as: .jpeg, options: ImageEncodingOptions(quality: 0.8))
+/// ```
+public struct JPEGCoder: ImageCoding {
+    /// Creates the coder.
+    public init() {}
+
+    /// `"jpeg"`.
+    public var name: String { "jpeg" }
+
+    /// Whether the bytes start with a JPEG SOI marker followed by another marker (`FF D8 FF`).
+    public func canDecode(_ data: Data) -> Bool {
+        data.count >= 3 && data.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
+    /// Whether `format` is ``ImageFormat/jpeg``.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        format == .jpeg
+    }
+
+    /// Decodes a JPEG, honouring the thumbnail size, scale-down limit, pixel limit, scale factor and
+    /// alpha mode of `options` (JPEG pixels are always opaque).
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try JPEGDecoder.decode(data, options: options)
+    }
+
+    /// Encodes the image (its first frame, if animated) as a JPEG.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard canEncode(format) else {
+            throw WebImageError(.unsupportedFormat, "the JPEG coder cannot encode \(format)")
+        }
+        return try JPEGEncoder.encode(image.pixels, options: options)
+    }
+}

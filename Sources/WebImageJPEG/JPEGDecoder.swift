@@ -1,0 +1,66 @@
+import Foundation
+import WebImage
+
+/// The JPEG decoding steps: header, limits, DCT scale, scanlines, colour conversion, resampling.
+enum JPEGDecoder {
+    /// Decodes `data` as ``JPEGCoder/decode(_:options:)`` describes.
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try data.withUnsafeBytes { bytes in
+            let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
+            let header = try decompression.readHeader(bytes)
+            let plan = try plan(for: header, options: options, decompression: decompression)
+
+            let decodedSize = try decompression.start(numerator: plan.scaleNumerator, cmyk: header.isCMYK)
+            guard decodedSize == plan.decodedSize else {
+                throw WebImageError(
+                    .decodingFailed, "JPEG: libjpeg decodes to \(decodedSize), expected \(plan.decodedSize)")
+            }
+            // JPEG pixels are opaque, so straight and premultiplied are the same bytes.
+            var pixels = try PixelBuffer(
+                width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode
+            ) { buffer in
+                try decompression.readPixels(into: buffer, size: decodedSize)
+                if header.isCMYK {
+                    CMYKConversion.convertToRGBA(buffer, inverted: header.isAdobeInverted)
+                }
+            }
+            try decompression.finish()
+
+            if pixels.size != plan.targetSize {
+                pixels = Resampler.resample(pixels, to: plan.targetSize)
+            }
+            let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
+            return Image(
+                pixels: pixels, scale: options.scaleFactor, orientation: orientation, format: .jpeg,
+                hasAlpha: false, originalPixelSize: plan.sourceSize)
+        }
+    }
+
+    /// How `data` would be decoded with `options`, from its header alone (no pixels are decoded).
+    static func plan(for data: Data, options: ImageDecodingOptions) throws -> JPEGDecodePlan {
+        try data.withUnsafeBytes { bytes in
+            let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
+            let header = try decompression.readHeader(bytes)
+            return try plan(for: header, options: options, decompression: decompression)
+        }
+    }
+
+    /// Checks the pixel limit against the header, then picks the smallest DCT scale that still
+    /// covers the target size.
+    private static func plan(
+        for header: JPEGDecompression.Header, options: ImageDecodingOptions, decompression: JPEGDecompression
+    ) throws -> JPEGDecodePlan {
+        try options.checkPixelLimit(header.size)
+        let target = options.targetSize(for: header.size)
+        let numerator = JPEGScale.numerator(for: header.size, target: target)
+        let decodedSize = try decompression.scaledSize(numerator: numerator)
+        guard decodedSize.width >= target.width, decodedSize.height >= target.height,
+            decodedSize.width > 0, decodedSize.height > 0
+        else {
+            throw WebImageError(
+                .decodingFailed, "JPEG: scale \(numerator)/8 of \(header.size) gives \(decodedSize), below \(target)")
+        }
+        return JPEGDecodePlan(
+            sourceSize: header.size, targetSize: target, scaleNumerator: numerator, decodedSize: decodedSize)
+    }
+}
