@@ -29,8 +29,11 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .png
+        guard let data = FileManager.default.contents(atPath: input) else {
+            printError("error: cannot read \(input)")
+            throw ExitCode(1)
+        }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: input))
             let coders = ImageCodersManager.standard()
             var image = try coders.decode(data, options: transform.decodingOptions(firstFrameOnly: firstFrame))
             if let transformer = transform.transformer { image = try transformer.transform(image) }

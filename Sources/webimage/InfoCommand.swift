@@ -15,11 +15,8 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            printError("error: cannot read \(file): \(error.localizedDescription)")
+        guard let data = FileManager.default.contents(atPath: file) else {
+            printError("error: cannot read \(file)")
             throw ExitCode(1)
         }
         do {
