@@ -1,0 +1,55 @@
+public import Foundation
+
+/// How cache keys are derived, as SDWebImage does: the URL's absolute string (through an optional
+/// filter), then a suffix per transform that changes the stored image.
+///
+/// ```swift
+/// CacheKeys.transformed("https://x.com/a.png?v=2", transformerKey: "Resize(10x10)")
+/// // "https://x.com/a-Resize(10x10).png?v=2" — the extension is kept last
+/// ```
+public enum CacheKeys {
+    /// The separator between a key and a transformer key.
+    public static let separator = "-"
+
+    /// The key for `url`: `filter(url)` when a filter is given, else the absolute string.
+    public static func key(for url: URL, filter: (@Sendable (URL) -> String?)? = nil) -> String? {
+        if let filter { return filter(url) }
+        return url.absoluteString
+    }
+
+    /// `key` with `transformerKey` appended, keeping the path extension last (SDWebImage's
+    /// `SDTransformedKeyForKey`): `…/name-<transformerKey>.ext?query` for URLs, `name-<transformerKey>.ext`
+    /// for plain keys, `key-<transformerKey>` when there is no extension.
+    public static func transformed(_ key: String, transformerKey: String) -> String {
+        if let components = URLComponents(string: key), components.scheme != nil, components.scheme != "file" {
+            let path = components.path
+            let ext = pathExtension(of: path)
+            guard !ext.isEmpty else { return key + separator + transformerKey }
+            var rebuilt = components
+            rebuilt.percentEncodedPath = String(components.percentEncodedPath.dropLast(ext.utf8.count + 1))
+                + separator + percentEncodedForPath(transformerKey) + "." + ext
+            return rebuilt.string ?? key + separator + transformerKey
+        }
+        let ext = pathExtension(of: key)
+        guard !ext.isEmpty else { return key + separator + transformerKey }
+        return String(key.dropLast(ext.count + 1)) + separator + transformerKey + "." + ext
+    }
+
+    /// The key of a thumbnail decode (SDWebImage's `SDThumbnailedKeyForKey`): the thumbnail size
+    /// and aspect flag are part of the key; the scale-down limit is not.
+    public static func thumbnailed(_ key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
+        transformed(key, transformerKey: "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0))")
+    }
+
+    /// The extension of the last path component (`""` when none).
+    static func pathExtension(of path: String) -> String {
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return "" }
+        let ext = last[last.index(after: dot)...]
+        return ext.isEmpty || ext.contains(where: { !$0.isLetter && !$0.isNumber }) ? "" : String(ext)
+    }
+
+    private static func percentEncodedForPath(_ string: String) -> String {
+        string.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? string
+    }
+}
