@@ -1,0 +1,43 @@
+import Synchronization
+import WebImage
+
+/// The frames of an animated GIF, composited on demand.
+///
+/// Holds the encoded bytes and the frame index built by one pass over the file; frame N is made
+/// by compositing frames onto a cached canvas, so sequential access decodes each frame once and a
+/// backwards seek replays from frame 0. Only the current canvas (and, for disposal 3, the saved
+/// rectangle) is kept in memory, never every frame. Thread-safe: the canvas is behind a `Mutex`.
+final class GIFAnimatedSource: AnimatedImageSource {
+    private let renderer: GIFRenderer
+    private let output: GIFOutput
+    private let cache: Mutex<GIFCanvas?>
+
+    /// `canvas` may hold the canvas after some frames have been drawn (the decoder passes the
+    /// canvas it made for frame 0, so that frame 1 starts from there).
+    init(renderer: GIFRenderer, output: GIFOutput, canvas: GIFCanvas?) {
+        self.renderer = renderer
+        self.output = output
+        cache = Mutex(canvas)
+    }
+
+    var frameCount: Int { renderer.container.frames.count }
+
+    /// The raw NETSCAPE2.0 value (0 = forever, N as stored); 1 when the extension is absent.
+    var loopCount: Int { renderer.container.rawLoopCount ?? 1 }
+
+    var canvasSize: PixelSize { output.size }
+
+    func duration(at index: Int) -> Double { renderer.container.frames[index].duration }
+
+    func frame(at index: Int) throws -> AnimationFrame {
+        guard index >= 0, index < frameCount else {
+            throw WebImageError(.decodingFailed, "GIF frame \(index) out of range 0..<\(frameCount)")
+        }
+        let canvas = try cache.withLock { cached in
+            try renderer.advance(&cached, to: index)
+            guard let canvas = cached else { throw WebImageError(.decodingFailed, "GIF frame \(index) missing") }
+            return canvas.buffer
+        }
+        return AnimationFrame(pixels: output.shape(canvas), duration: duration(at: index))
+    }
+}

@@ -1,0 +1,57 @@
+public import Foundation
+public import WebImage
+
+/// Decodes and encodes GIF (87a and 89a), still and animated, over giflib.
+///
+/// Decoding composites every frame on the canvas (disposal 0–3, transparency, interlace, local and
+/// global palettes, clipping) and returns frame 0 as ``Image/pixels``; animated GIFs get an
+/// ``Image/animation`` that decodes the other frames on demand. Loop count: the raw NETSCAPE2.0
+/// (or ANIMEXTS1.0) value, 0 = forever, and 1 when the extension is absent. Delays of 10 ms or
+/// less are shown for 100 ms, as browsers do. A file truncated after some complete frames keeps
+/// those frames; one without a complete frame is rejected.
+///
+/// Encoding quantizes each frame to at most 255 colours plus one transparent index (alpha < 128)
+/// with our ``PaletteQuantizer``; images with at most 256 colours (255 with transparency) keep their
+/// exact palette. ``ImageEncodingOptions/quality`` maps to the colour count (see
+/// ``PaletteQuantizer/colorCount(forQuality:)``); Floyd–Steinberg dithering applies when colours
+/// had to be reduced, unless turned off with ``init(dithering:)``.
+///
+/// ```swift
+/// let coder = GIFCoder()
+/// let image = try coder.decode(data)
+/// let encoded = try coder.encode(image, as: .gif, options: ImageEncodingOptions())
+/// ```
+public struct GIFCoder: ImageCoding {
+    /// Whether the encoder dithers images whose colours had to be reduced.
+    public let dithering: Bool
+
+    /// A GIF coder; `dithering` turns Floyd–Steinberg dithering on (the default) or off.
+    public init(dithering: Bool = true) {
+        self.dithering = dithering
+    }
+
+    /// `"gif"`.
+    public var name: String { "gif" }
+
+    /// Whether the bytes start with `GIF87a` or `GIF89a`.
+    public func canDecode(_ data: Data) -> Bool {
+        data.withUnsafeBytes { GIFContainer.hasSignature($0) }
+    }
+
+    /// Whether `format` is ``ImageFormat/gif``.
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .gif }
+
+    /// Decodes GIF data; see the type's documentation for the rules.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try GIFDecoder.decode(data, options: options)
+    }
+
+    /// Encodes `image` (every frame of an animation unless `options.firstFrameOnly`) as GIF.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard format == .gif else {
+            throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")
+        }
+        return try GIFEncoder(dithering: dithering, quality: options.quality)
+            .encode(image, firstFrameOnly: options.firstFrameOnly)
+    }
+}

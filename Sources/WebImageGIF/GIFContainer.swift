@@ -1,0 +1,216 @@
+import WebImage
+
+/// How a GIF frame is disposed of before the next frame is drawn (graphic control extension).
+enum GIFDisposal: Sendable, Equatable {
+    /// 0 (unspecified) and 1 (do not dispose): leave the frame on the canvas.
+    case keep
+    /// 2: clear the frame's rectangle to transparent (as browsers and ImageIO do).
+    case background
+    /// 3: restore the frame's rectangle to what it was before the frame was drawn.
+    case previous
+
+    init(rawValue: UInt8) {
+        switch rawValue {
+        case 2: self = .background
+        case 3: self = .previous
+        default: self = .keep  // 0, 1 and the undefined values 4–7
+        }
+    }
+}
+
+/// A rectangle on the GIF canvas, in pixels.
+struct GIFRect: Sendable, Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+}
+
+/// One image of a GIF: where its bytes start and how it is composited.
+struct GIFFrameRecord: Sendable, Equatable {
+    /// Offset of the image separator (0x2C) in the file.
+    var descriptorOffset: Int
+    /// The frame's rectangle as declared (may extend beyond the canvas).
+    var rect: GIFRect
+    var interlaced: Bool
+    var disposal: GIFDisposal
+    /// The transparent palette index from the graphic control extension, if any.
+    var transparentIndex: Int?
+    /// The delay in centiseconds (raw).
+    var delayCentiseconds: Int
+
+    /// The display duration in seconds: 10 ms or less becomes 100 ms, as browsers do.
+    var duration: Double {
+        delayCentiseconds <= 1 ? 0.1 : Double(delayCentiseconds) / 100
+    }
+}
+
+/// The structure of a GIF file, read in one cheap pass without decompressing any pixels.
+///
+/// Only complete images are indexed: the walk stops at the trailer or at the first truncated
+/// block, keeping every image before it (browsers show the complete frames of a truncated GIF).
+/// Stray bytes between blocks are skipped. A file without one complete image is rejected.
+struct GIFContainer: Sendable {
+    /// The logical screen size from the header.
+    var screenSize: PixelSize
+    /// The canvas: the logical screen enlarged to contain frame 0, as browsers and Pillow do.
+    var canvasSize: PixelSize
+    /// The union of the logical screen and every frame's rectangle (what a decoder that grows the
+    /// canvas, as Pillow does, would allocate).
+    var extent: PixelSize
+    /// Length of the header, logical screen descriptor and global colour table.
+    var headerLength: Int
+    var backgroundIndex: Int
+    /// The global colour table as RGB triples, if present.
+    var globalPalette: [UInt8]?
+    var frames: [GIFFrameRecord]
+    /// The raw NETSCAPE2.0 / ANIMEXTS1.0 loop count (first one found), nil when absent.
+    var rawLoopCount: Int?
+
+    /// Whether any frame declares a transparent index.
+    var hasTransparency: Bool { frames.contains { $0.transparentIndex != nil } }
+
+    /// Whether the bytes start with a GIF signature.
+    static func hasSignature(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 6 else { return false }
+        let prefix = Array(bytes[0..<6])
+        return prefix == Array("GIF87a".utf8) || prefix == Array("GIF89a".utf8)
+    }
+
+    /// Parses the block structure of `bytes`. Throws `badImageData` for anything but a GIF with
+    /// at least one complete image.
+    init(parsing bytes: UnsafeRawBufferPointer) throws {
+        guard Self.hasSignature(bytes) else { throw WebImageError.badData("not a GIF (bad signature)") }
+        guard bytes.count >= 13 else { throw WebImageError.badData("GIF truncated in the logical screen descriptor") }
+        var reader = GIFByteReader(bytes: bytes, offset: 6)
+        let width = reader.uint16(at: 6), height = reader.uint16(at: 8)
+        let flags = bytes[10]
+        screenSize = PixelSize(width: width, height: height)
+        backgroundIndex = Int(bytes[11])
+        var offset = 13
+        if flags & 0x80 != 0 {
+            let length = 3 << (Int(flags & 0x07) + 1)
+            guard offset + length <= bytes.count else {
+                throw WebImageError.badData("GIF truncated in the global colour table")
+            }
+            globalPalette = Array(bytes[offset..<offset + length])
+            offset += length
+        }
+        headerLength = offset
+        reader.offset = offset
+        let (frames, loopCount) = Self.walkBlocks(&reader)
+        self.frames = frames
+        rawLoopCount = loopCount
+        guard let first = frames.first else {
+            throw WebImageError.badData("GIF has no complete image")
+        }
+        canvasSize = PixelSize(
+            width: max(width, first.rect.x + first.rect.width),
+            height: max(height, first.rect.y + first.rect.height))
+        extent = frames.reduce(screenSize) { size, frame in
+            PixelSize(
+                width: max(size.width, frame.rect.x + frame.rect.width),
+                height: max(size.height, frame.rect.y + frame.rect.height))
+        }
+    }
+
+    /// The complete images and the first loop count, up to the trailer or the first damage.
+    private static func walkBlocks(_ reader: inout GIFByteReader) -> ([GIFFrameRecord], Int?) {
+        var frames: [GIFFrameRecord] = []
+        var loopCount: Int?
+        var control: (disposal: GIFDisposal, transparent: Int?, delay: Int)?
+        while let introducer = reader.byte() {
+            switch introducer {
+            case 0x21:
+                guard let label = reader.byte(), let blocks = reader.subBlocks() else { return (frames, loopCount) }
+                if label == 0xF9, let first = blocks.first, first.count >= 4 {
+                    let packed = first[0]
+                    control = (
+                        GIFDisposal(rawValue: (packed >> 2) & 0x07),
+                        packed & 0x01 != 0 ? Int(first[3]) : nil,
+                        Int(first[1]) | Int(first[2]) << 8
+                    )
+                } else if label == 0xFF, loopCount == nil, blocks.count >= 2,
+                    blocks[0] == Array("NETSCAPE2.0".utf8) || blocks[0] == Array("ANIMEXTS1.0".utf8),
+                    blocks[1].count >= 3, blocks[1][0] == 1
+                {
+                    loopCount = Int(blocks[1][1]) | Int(blocks[1][2]) << 8
+                }
+            case 0x2C:
+                let start = reader.offset - 1
+                guard let descriptor = reader.read(9) else { return (frames, loopCount) }
+                let flags = descriptor[8]
+                if flags & 0x80 != 0 {
+                    guard reader.skip(3 << (Int(flags & 0x07) + 1)) else { return (frames, loopCount) }
+                }
+                // LZW minimum code size, then the data sub-blocks (only skipped here).
+                guard reader.byte() != nil, reader.skipSubBlocks() else { return (frames, loopCount) }
+                let rect = GIFRect(
+                    x: Int(descriptor[0]) | Int(descriptor[1]) << 8,
+                    y: Int(descriptor[2]) | Int(descriptor[3]) << 8,
+                    width: Int(descriptor[4]) | Int(descriptor[5]) << 8,
+                    height: Int(descriptor[6]) | Int(descriptor[7]) << 8)
+                frames.append(
+                    GIFFrameRecord(
+                        descriptorOffset: start, rect: rect, interlaced: flags & 0x40 != 0,
+                        disposal: control?.disposal ?? .keep, transparentIndex: control?.transparent,
+                        delayCentiseconds: control?.delay ?? 0))
+                control = nil
+            case 0x3B:
+                return (frames, loopCount)  // trailer
+            default:
+                continue  // stray byte between blocks: skipped, as the GIF87a spec and Pillow do
+            }
+        }
+        return (frames, loopCount)
+    }
+}
+
+/// A bounds-checked cursor over GIF bytes: every read returns nil instead of running past the end.
+struct GIFByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    func uint16(at position: Int) -> Int {
+        Int(bytes[position]) | Int(bytes[position + 1]) << 8
+    }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func read(_ count: Int) -> [UInt8]? {
+        guard count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func skip(_ count: Int) -> Bool {
+        guard count <= bytes.count - offset else { return false }
+        offset += count
+        return true
+    }
+
+    /// Skips data sub-blocks up to and including the terminator; false when truncated.
+    mutating func skipSubBlocks() -> Bool {
+        while let size = byte() {
+            if size == 0 { return true }
+            guard skip(Int(size)) else { return false }
+        }
+        return false
+    }
+
+    /// Reads an extension's sub-blocks (keeping only the first two, which is all we inspect).
+    mutating func subBlocks() -> [[UInt8]]? {
+        var blocks: [[UInt8]] = []
+        while let size = byte() {
+            if size == 0 { return blocks }
+            if blocks.count < 2 {
+                guard let block = read(Int(size)) else { return nil }
+                blocks.append(block)
+            } else {
+                guard skip(Int(size)) else { return nil }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import WebImage
+
+/// Decodes GIF data into an ``Image``: frame 0 as the pixels, the rest on demand.
+enum GIFDecoder {
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        let bytes = [UInt8](data)
+        let container = try bytes.withUnsafeBytes { try GIFContainer(parsing: $0) }
+        try options.checkPixelLimit(container.canvasSize)
+        // Frames placed far outside the screen are clipped here, but a decoder that grows the
+        // canvas would allocate their extent: treat such files as decompression bombs.
+        if container.extent.pixelCount > options.maxPixelCount {
+            throw WebImageError(
+                .tooLarge, "GIF frames extend to \(container.extent), over the limit of \(options.maxPixelCount) pixels")
+        }
+
+        let animated = container.frames.count > 1 && !options.firstFrameOnly
+        let target = options.targetSize(
+            for: container.canvasSize, frameCount: animated ? container.frames.count : 1)
+        let output = GIFOutput(size: target, alphaMode: options.alphaMode)
+        let renderer = GIFRenderer(bytes: bytes, container: container, maxPixelCount: options.maxPixelCount)
+
+        var canvas: GIFCanvas?
+        try renderer.advance(&canvas, to: 0)
+        guard let first = canvas?.buffer else { throw WebImageError(.decodingFailed, "GIF frame 0 missing") }
+
+        var animation: GIFAnimatedSource?
+        if animated {
+            animation = GIFAnimatedSource(renderer: renderer, output: output, canvas: canvas)
+        }
+        let clears = animated && container.frames.contains { $0.disposal == .background }
+        return Image(
+            pixels: output.shape(first), scale: options.scaleFactor, format: .gif, animation: animation,
+            hasAlpha: container.hasTransparency || clears || !first.isOpaque,
+            originalPixelSize: container.canvasSize)
+    }
+}
