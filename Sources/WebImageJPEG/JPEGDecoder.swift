@@ -26,6 +26,9 @@ enum JPEGDecoder {
             }
             try decompression.finish()
 
+            // libjpeg rounds a scaled size up, so the last column or row may hold less than a whole
+            // pixel of the image: the resampled result is misregistered by at most half a source
+            // pixel at the far edge (a resampler taking a fractional source extent would fix it).
             if pixels.size != plan.targetSize {
                 pixels = Resampler.resample(pixels, to: plan.targetSize)
             }

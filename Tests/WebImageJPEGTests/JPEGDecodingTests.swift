@@ -145,6 +145,25 @@ struct JPEGDecodingTests {
         #expect(error.message.hasPrefix("JPEG"))
     }
 
+    @Test("corruption in the markers after the last scan is reported")
+    func corruptionAfterScan() throws {
+        let data = try JPEGTestData.gradientJPEG(width: 16, height: 16)
+        var bytes = [UInt8](data)
+        #expect(bytes.suffix(2) == [0xFF, 0xD9])
+        // A second frame header between the scan and EOI: libjpeg finds it while finishing.
+        bytes.insert(contentsOf: JPEGTestData.segment(0xC0, [8, 0, 16, 0, 16, 1, 1, 0x11, 0]), at: bytes.count - 2)
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes)) }
+        #expect(error.code == .badImageData)
+    }
+
+    @Test("bytes after EOI are ignored")
+    func trailingBytes() throws {
+        let data = try JPEGTestData.gradientJPEG(width: 16, height: 16)
+        let reference = try coder.decode(data)
+        let padded = try coder.decode(data + Data(repeating: 0xAB, count: 100))
+        #expect(padded.pixels == reference.pixels)
+    }
+
     @Test("garbage and empty data throw badImageData")
     func garbage() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // deterministic xorshift noise

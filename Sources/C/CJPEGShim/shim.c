@@ -12,15 +12,16 @@
    libjpeg reports fatal errors through error_exit, which must not return: ours formats the message
    and longjmps back to the shim function that called libjpeg. Recoverable corruption arrives as
    warnings (emit_message level -1); libjpeg then carries on, e.g. filling missing data with grey.
-   Most of those are kept as warnings (the image is still shown, as libjpeg-based decoders do), but
-   the end of the data before the end of the image is fatal: the rest of the picture would be made
-   up, and the decoder must report truncated files. */
+   Most of those are kept as warnings (the image is still shown, as Pillow and other libjpeg-based
+   decoders do), but the end of the data before the end of the image (JWRN_JPEG_EOF) is fatal: the
+   rest of the picture would be made up, and truncated files must be reported. This matches the
+   corpus reference: Pillow rejects exactly the truncated files and the ones where libjpeg errors,
+   including errors in the markers after the last scan (see webimage_jpeg_finish). */
 
 typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
-    int warnings;
 } webimage_jpeg_error_mgr;
 
 static void webimage_jpeg_error_exit(j_common_ptr cinfo) {
@@ -36,7 +37,6 @@ static int webimage_jpeg_warning_is_fatal(int code) {
 static void webimage_jpeg_emit_message(j_common_ptr cinfo, int level) {
     webimage_jpeg_error_mgr *err = (webimage_jpeg_error_mgr *)cinfo->err;
     if (level >= 0) return; /* trace messages: never printed */
-    err->warnings += 1;
     cinfo->err->num_warnings += 1;
     if (webimage_jpeg_warning_is_fatal(cinfo->err->msg_code)) {
         (*cinfo->err->format_message)(cinfo, err->message);
@@ -54,7 +54,6 @@ static void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err) {
     err->pub.emit_message = webimage_jpeg_emit_message;
     err->pub.output_message = webimage_jpeg_output_message;
     err->message[0] = '\0';
-    err->warnings = 0;
 }
 
 /* ---- Decoding --------------------------------------------------------------------------------- */
@@ -129,10 +128,6 @@ webimage_jpeg_failure webimage_jpeg_decoder_failure(const webimage_jpeg_decoder 
     default:
         return WEBIMAGE_JPEG_FAILURE_CORRUPT;
     }
-}
-
-int webimage_jpeg_decoder_warning_count(const webimage_jpeg_decoder *decoder) {
-    return decoder->err.warnings;
 }
 
 static webimage_jpeg_color webimage_jpeg_color_of(J_COLOR_SPACE space) {

@@ -65,9 +65,6 @@ typedef enum {
 
 webimage_jpeg_failure webimage_jpeg_decoder_failure(const webimage_jpeg_decoder *decoder);
 
-/* How many corrupt-data warnings libjpeg reported and recovered from so far. */
-int webimage_jpeg_decoder_warning_count(const webimage_jpeg_decoder *decoder);
-
 /* Reads the markers up to the first scan from `data` (which must stay alive and unchanged until
    the decoder is destroyed) and fills `header`. */
 int webimage_jpeg_read_header(
