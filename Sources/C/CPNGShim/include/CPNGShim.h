@@ -1,6 +1,74 @@
 #ifndef CPNGSHIM_H
 #define CPNGSHIM_H
-/* The setjmp/longjmp boundary for libpng: Swift cannot call setjmp, so every libjpeg/libpng
-   call that may longjmp on error runs inside a function of this target. */
-int webimage_cpng_shim_version(void);
+/* The setjmp/longjmp boundary for libpng: Swift cannot call setjmp, so every libpng call that may
+   longjmp on error runs inside a function of this target. Each function that can fail returns 0 on
+   success and -1 on failure, with libpng's message available from the object it was called on. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Decoding ---- */
+
+/** What IHDR (and tRNS) say about an image. */
+typedef struct webimage_png_header {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+    int has_trns;
+} webimage_png_header;
+
+/** A libpng reader over a memory buffer that it does not own. */
+typedef struct webimage_png_decoder webimage_png_decoder;
+
+/** Creates a reader over `size` bytes at `data` (which must outlive the reader); NULL when out of memory. */
+webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size);
+/** Reads the chunks up to the first IDAT and fills `header`; sets up RGBA8 straight-alpha output. */
+int webimage_png_decoder_read_header(webimage_png_decoder *decoder, webimage_png_header *header);
+/** Decodes every row (every Adam7 pass) into `pixels`, `height` rows of `stride` >= width * 4 bytes. */
+int webimage_png_decoder_read_rgba(webimage_png_decoder *decoder, uint8_t *pixels, size_t stride);
+/** libpng's last error message (never NULL). */
+const char *webimage_png_decoder_message(const webimage_png_decoder *decoder);
+/** Frees the reader. */
+void webimage_png_decoder_destroy(webimage_png_decoder *decoder);
+
+/* ---- Encoding ---- */
+
+/** What to write: IHDR fields, optional PLTE/tRNS, and how rows are laid out. */
+typedef struct webimage_png_write_params {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+    /** zlib level 0-9. */
+    int compression_level;
+    /** Rows carry one extra byte per pixel after the samples, to be dropped (RGBA input for RGB output). */
+    int strip_filler;
+    /** PLTE as RGB triples (palette_count entries), or NULL. */
+    const uint8_t *palette;
+    int palette_count;
+    /** tRNS alpha per palette entry (trans_count entries), or NULL. */
+    const uint8_t *trans_alpha;
+    int trans_count;
+    /** tRNS colour key for grey (gray) or RGB (red, green, blue) images, used when has_trans_color. */
+    int has_trans_color;
+    uint16_t trans_gray, trans_red, trans_green, trans_blue;
+} webimage_png_write_params;
+
+/** Growing output of the writer; free `data` with webimage_png_output_free. */
+typedef struct webimage_png_output {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    int failed;
+    char message[200];
+} webimage_png_output;
+
+/** Writes a whole PNG of `rows` (height rows of `stride` bytes in libpng's sample layout, 16-bit big-endian). */
+int webimage_png_write(const webimage_png_write_params *params, const uint8_t *rows, size_t stride,
+                       webimage_png_output *output);
+/** Frees the output's bytes. */
+void webimage_png_output_free(webimage_png_output *output);
+
 #endif

@@ -1,0 +1,67 @@
+public import Foundation
+public import WebImage
+
+/// Decodes and encodes PNG and APNG with libpng.
+///
+/// Decoding handles every colour type and bit depth (16-bit samples keep their high byte), tRNS,
+/// and Adam7, without gamma or colour management. APNG frames are decoded on demand and
+/// composited per the APNG spec; ``Image/pixels`` is always the default (IDAT) image. When the
+/// animation control data is broken (sequence numbers, missing `fdAT`, frames outside the canvas)
+/// the result is the static default image, as the APNG spec asks.
+///
+/// Encoding writes RGB when the image is opaque and straight-alpha RGBA otherwise, and an APNG
+/// (full-canvas frames, durations in milliseconds) for animated images or when asked for `.apng`.
+///
+/// ```swift
+/// let coder = PNGCoder()
+/// let image = try coder.decode(data)
+/// let png = try coder.encode(image, as: .png, options: ImageEncodingOptions(compressionLevel: 9))
+/// ```
+public struct PNGCoder: ImageCoding {
+    /// Creates a PNG/APNG coder.
+    public init() {}
+
+    /// `"png"`.
+    public var name: String { "png" }
+
+    /// Whether the bytes start with the PNG signature (PNG and APNG).
+    public func canDecode(_ data: Data) -> Bool {
+        data.count >= pngSignature.count && data.prefix(pngSignature.count).elementsEqual(pngSignature)
+    }
+
+    /// Whether `format` is ``ImageFormat/png`` or ``ImageFormat/apng``.
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .png || format == .apng }
+
+    /// Decodes a PNG or APNG.
+    ///
+    /// Throws `badImageData` for corrupt data, `tooLarge` when IHDR's size exceeds
+    /// ``ImageDecodingOptions/maxPixelCount`` (checked before any pixel memory is allocated).
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        guard canDecode(data) else { throw WebImageError.badData("not PNG data (no PNG signature)") }
+        return try PNGDecoder.decode(data, options: options)
+    }
+
+    /// Encodes `image` as PNG, or as APNG when it is animated (and not ``ImageEncodingOptions/firstFrameOnly``)
+    /// or when `format` is ``ImageFormat/apng``.
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard canEncode(format) else { throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)") }
+        let level = min(9, max(0, options.compressionLevel ?? 6))
+        if let animation = image.animation, !options.firstFrameOnly, animation.frameCount > 0 {
+            let bytes = try APNGEncoder.encode(
+                frameCount: animation.frameCount, loopCount: animation.loopCount, compressionLevel: level
+            ) { index in
+                let frame = try animation.frame(at: index)
+                return APNGEncoder.Frame(pixels: frame.pixels, duration: frame.duration)
+            }
+            return Data(bytes)
+        }
+        if format == .apng {
+            let bytes = try APNGEncoder.encode(frameCount: 1, loopCount: 0, compressionLevel: level) { _ in
+                APNGEncoder.Frame(pixels: image.pixels, duration: 0)
+            }
+            return Data(bytes)
+        }
+        let pixels = image.pixels
+        return Data(try PNGStillEncoder.encode(pixels, opaque: pixels.isOpaque, compressionLevel: level))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import WebImage
+
+/// Turns PNG/APNG bytes into an ``Image``: the default image now, animation frames on demand.
+enum PNGDecoder {
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        // The animation control data is read first: a file that ends before its declared frames
+        // is refused like any truncated PNG.
+        var animation: APNGAnimationInfo?
+        var isAPNG = false
+        if !options.firstFrameOnly {
+            let outcome = try data.withUnsafeBytes { try APNGControlParser.parse($0) }
+            switch outcome {
+            case .animated(let info):
+                animation = info
+                isAPNG = true
+            case .still:
+                break
+            }
+        }
+        let (straight, header) = try data.withUnsafeBytes { bytes in
+            try LibPNGDecoder.decode(bytes) { size in try options.checkPixelLimit(size) }
+        }
+        if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
+
+        // A single animation frame that is the default image is nothing to animate.
+        if let info = animation, info.frames.count == 1, info.defaultImageIsFirstFrame { animation = nil }
+
+        let target = options.targetSize(for: header.size, frameCount: animation?.frames.count ?? 1)
+        var pixels = straight.converted(to: options.alphaMode)
+        if target != pixels.size { pixels = Resampler.resample(pixels, to: target) }
+        let source = animation.map { info in
+            APNGFrameSource(data: data, info: info, outputSize: target, alphaMode: options.alphaMode)
+        }
+        return Image(
+            pixels: pixels, scale: options.scaleFactor, format: isAPNG ? .apng : .png, animation: source,
+            hasAlpha: header.hasAlpha, originalPixelSize: header.size)
+    }
+}
