@@ -27,10 +27,12 @@ enum JPEGDecoder {
             try decompression.finish()
 
             // libjpeg rounds a scaled size up, so the last column or row may hold less than a whole
-            // pixel of the image: the resampled result is misregistered by at most half a source
-            // pixel at the far edge (a resampler taking a fractional source extent would fix it).
+            // pixel of the image: resample from the exact scaled extent so nothing shifts.
             if pixels.size != plan.targetSize {
-                pixels = Resampler.resample(pixels, to: plan.targetSize)
+                let scale = Double(plan.scaleNumerator) / 8
+                pixels = Resampler.resample(
+                    pixels, to: plan.targetSize,
+                    sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale))
             }
             let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
             return Image(

@@ -44,3 +44,20 @@ struct ResamplerTests {
         #expect(abs(Int(out[0, 0].a) - 128) <= 1)
     }
 }
+
+@Suite("Resampler source extent")
+struct ResamplerExtentTests {
+    @Test("A fractional source extent maps the output onto that part of the source only")
+    func extent() {
+        var source = PixelBuffer(width: 2, height: 1, alphaMode: .premultiplied)
+        source[0, 0] = .white
+        source[1, 0] = .black
+        let first = Resampler.resample(source, to: PixelSize(width: 1, height: 1), sourceExtent: (1, 1), filter: .box)
+        #expect(first[0, 0] == .white)
+        let whole = Resampler.resample(source, to: PixelSize(width: 1, height: 1), filter: .box)
+        #expect(abs(Int(whole[0, 0].r) - 128) <= 1)
+        // Same size with a partial extent still resamples (a stretch of the covered part).
+        let stretched = Resampler.resample(source, to: PixelSize(width: 2, height: 1), sourceExtent: (1, 1), filter: .box)
+        #expect(stretched[1, 0] == .white)
+    }
+}

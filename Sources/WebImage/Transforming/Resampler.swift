@@ -43,13 +43,28 @@ public enum Resampler {
     }
 
     /// `buffer` resampled to `size` (returned unchanged when the sizes match).
-    public static func resample(_ buffer: PixelBuffer, to size: PixelSize, filter: Filter = .lanczos3) -> PixelBuffer {
+    ///
+    /// - Parameter sourceExtent: how many source pixels (fractional) the output spans, from the
+    ///   top-left; defaults to the whole buffer. Decoders that scale by whole blocks (libjpeg's DCT
+    ///   scaling rounds sizes up) pass the exact scaled extent, so that a partial last column or
+    ///   row does not shift the image.
+    public static func resample(
+        _ buffer: PixelBuffer, to size: PixelSize, sourceExtent: (width: Double, height: Double)? = nil,
+        filter: Filter = .lanczos3
+    ) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample target must be non-empty")
-        if buffer.size == size { return buffer }
+        let extent = sourceExtent ?? (Double(buffer.width), Double(buffer.height))
+        let fullWidth = extent.width == Double(buffer.width)
+        let fullHeight = extent.height == Double(buffer.height)
+        if buffer.size == size && fullWidth && fullHeight { return buffer }
         let mode = buffer.alphaMode
         var work = buffer.premultiplied()
-        if size.width != work.width { work = horizontal(work, to: size.width, filter: filter) }
-        if size.height != work.height { work = vertical(work, to: size.height, filter: filter) }
+        if size.width != work.width || !fullWidth {
+            work = horizontal(work, to: size.width, extent: extent.width, filter: filter)
+        }
+        if size.height != work.height || !fullHeight {
+            work = vertical(work, to: size.height, extent: extent.height, filter: filter)
+        }
         return work.converted(to: mode)
     }
 
@@ -62,8 +77,8 @@ public enum Resampler {
         var weights: [Int32] = []
         var stride = 0
 
-        init(input: Int, output: Int, filter: Filter) {
-            let scale = Double(input) / Double(output)
+        init(input: Int, output: Int, extent: Double, filter: Filter) {
+            let scale = min(extent, Double(input)) / Double(output)
             let filterScale = max(scale, 1)
             let support = filter.support * filterScale
             stride = Int(support.rounded(.up)) * 2 + 1
@@ -105,8 +120,8 @@ public enum Resampler {
         return UInt8(clamping: rounded)
     }
 
-    static func horizontal(_ source: PixelBuffer, to width: Int, filter: Filter) -> PixelBuffer {
-        let plan = Contributions(input: source.width, output: width, filter: filter)
+    static func horizontal(_ source: PixelBuffer, to width: Int, extent: Double, filter: Filter) -> PixelBuffer {
+        let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
         let height = source.height
         let inRow = source.width * 4
         return source.bytes.withUnsafeBufferPointer { src in
@@ -143,8 +158,8 @@ public enum Resampler {
         }
     }
 
-    static func vertical(_ source: PixelBuffer, to height: Int, filter: Filter) -> PixelBuffer {
-        let plan = Contributions(input: source.height, output: height, filter: filter)
+    static func vertical(_ source: PixelBuffer, to height: Int, extent: Double, filter: Filter) -> PixelBuffer {
+        let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
         let rowBytes = source.width * 4
         var accumulator = [Int32](repeating: 0, count: rowBytes)
         return source.bytes.withUnsafeBufferPointer { src in
