@@ -51,6 +51,23 @@ import WebImageWebP
         #expect((0..<3).map { animation.duration(at: $0) } == durations)
     }
 
+    @Test func premultipliedFramesMatchStraightFramesPremultiplied() throws {
+        let frames = (0..<3).map { index in
+            var pixels = ImageFixtures.translucentGradient(width: 24, height: 16, alphaMode: .straight)
+            pixels[index * 5, index * 3] = RGBA8(r: 200, g: 10, b: 90, a: 77)
+            return AnimationFrame(pixels: pixels, duration: 0.1)
+        }
+        let source = Image(pixels: frames[0].pixels, animation: InMemoryAnimation(frames: frames))
+        let data = try coder.encode(source, as: .webp, options: ImageEncodingOptions(lossless: true))
+        let straight = try #require(try coder.decode(data, options: WebPTestData.straight).animation)
+        let premultiplied = try #require(try coder.decode(data).animation)
+        for index in 0..<3 {
+            let expected = try straight.frame(at: index).pixels
+            #expect(expected == frames[index].pixels)
+            #expect(try premultiplied.frame(at: index).pixels == expected.premultiplied())
+        }
+    }
+
     @Test func randomOrderAccessEqualsSequential() throws {
         let data = try WebPTestData.animation(frames: 5, lossless: false)
         let sequentialSource = try #require(try coder.decode(data).animation)
