@@ -57,7 +57,6 @@ struct GIFContainer: Sendable {
     var extent: PixelSize
     /// Length of the header, logical screen descriptor and global colour table.
     var headerLength: Int
-    var backgroundIndex: Int
     /// The global colour table as RGB triples, if present.
     var globalPalette: [UInt8]?
     var frames: [GIFFrameRecord]
@@ -83,7 +82,6 @@ struct GIFContainer: Sendable {
         let width = reader.uint16(at: 6), height = reader.uint16(at: 8)
         let flags = bytes[10]
         screenSize = PixelSize(width: width, height: height)
-        backgroundIndex = Int(bytes[11])
         var offset = 13
         if flags & 0x80 != 0 {
             let length = 3 << (Int(flags & 0x07) + 1)

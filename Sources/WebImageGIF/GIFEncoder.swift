@@ -3,9 +3,10 @@ import WebImage
 
 /// Encodes still and animated GIF89a files, quantizing each frame with ``PaletteQuantizer``.
 ///
-/// Frame 0's palette is the global colour table; later frames carry local tables. Animations are
-/// written as full-canvas frames; a frame is disposed to background (cleared) when the next frame
-/// has transparent pixels, otherwise left in place. Delays are the frame durations in centiseconds,
+/// Frame 0's palette is the global colour table; later frames carry local tables. A frame is
+/// disposed to background (cleared) when the next frame has transparent pixels, otherwise left in
+/// place; an opaque frame that is left in place is cropped to the rectangle that changed since
+/// the previous frame. Delays are the frame durations in centiseconds,
 /// rounded (so durations under 15 ms are stored as 0 or 1 and shown for 100 ms by browsers and by
 /// our decoder). The NETSCAPE2.0 extension carries the loop count (0 = forever) and is omitted
 /// when the loop count is 1.
@@ -41,23 +42,65 @@ struct GIFEncoder {
             if let animation, animation.loopCount != 1 {
                 try writer.putLoopCount(animation.loopCount)
             }
+            var previous: QuantizedImage?
             for index in 0..<frameCount {
                 let next = index + 1 < frameCount ? try quantizedFrame(index + 1) : nil
                 let frame = current.image
+                let clears = next?.image.transparentIndex != nil
                 if animation != nil || frame.transparentIndex != nil {
                     let centiseconds = (current.duration * 100).rounded()
                     try writer.putControl(
-                        disposal: animation == nil ? 0 : (next?.image.transparentIndex != nil ? 2 : 1),
+                        disposal: animation == nil ? 0 : (clears ? 2 : 1),
                         delayCentiseconds: centiseconds.isFinite ? Int(min(65535, max(0, centiseconds))) : 0,
                         transparentIndex: frame.transparentIndex)
                 }
+                // After every frame the canvas shows exactly that (quantized) frame, so an opaque
+                // frame that stays in place only needs the rectangle that changed. Frames that are
+                // cleared afterwards stay full-canvas, so clearing them clears everything.
+                var area = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
+                if let previous, frame.transparentIndex == nil, !clears {
+                    area = Self.changedArea(frame, since: previous)
+                }
                 try writer.putImage(
-                    x: 0, y: 0, width: frame.width, height: frame.height, indices: frame.indices,
-                    palette: index == 0 ? nil : Self.table(frame))
+                    x: area.x, y: area.y, width: area.width, height: area.height,
+                    indices: Self.crop(frame, to: area), palette: index == 0 ? nil : Self.table(frame))
+                previous = frame
                 if let next { current = next }
             }
         }
         return Data(bytes)
+    }
+
+    /// The smallest rectangle (at least 1×1) outside which `frame` shows the same colours as
+    /// `previous`.
+    static func changedArea(_ frame: QuantizedImage, since previous: QuantizedImage) -> GIFRect {
+        func color(_ image: QuantizedImage, _ i: Int) -> RGBA8 {
+            let index = Int(image.indices[i])
+            return index == image.transparentIndex || index >= image.palette.count ? .clear : image.palette[index]
+        }
+        var minX = frame.width, minY = frame.height, maxX = -1, maxY = -1
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where color(frame, y * frame.width + x) != color(previous, y * frame.width + x) {
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                minY = min(minY, y)
+                maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return GIFRect(x: 0, y: 0, width: 1, height: 1) }
+        return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// The indices of `frame` inside `area`, row-major.
+    static func crop(_ frame: QuantizedImage, to area: GIFRect) -> [UInt8] {
+        if area.width == frame.width && area.height == frame.height { return frame.indices }
+        var out: [UInt8] = []
+        out.reserveCapacity(area.width * area.height)
+        for y in area.y..<area.y + area.height {
+            let start = y * frame.width + area.x
+            out.append(contentsOf: frame.indices[start..<start + area.width])
+        }
+        return out
     }
 
     /// The colour table for a quantized image: its colours, then the transparent slot.

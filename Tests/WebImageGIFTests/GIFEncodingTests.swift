@@ -132,3 +132,32 @@ struct GIFEncodingTests {
         #expect(throws: WebImageError.self) { try coder.encode(empty, as: .gif, options: .init()) }
     }
 }
+
+@Suite("GIF encoding: changed-rectangle frames")
+struct GIFCroppedFrameTests {
+    @Test func opaqueFramesAreCroppedToWhatChanged() throws {
+        let source = ImageFixtures.animation(frames: 5)
+        let data = try GIFCoder().encode(source, as: .gif, options: .init())
+        let container = try [UInt8](data).withUnsafeBytes { try GIFContainer(parsing: $0) }
+        #expect(container.frames.count == 5)
+        #expect(container.frames[0].rect == GIFRect(x: 0, y: 0, width: 32, height: 32))
+        // The 8×8 square moves 8 pixels right each frame: 16×8 pixels change.
+        #expect(container.frames[1].rect == GIFRect(x: 0, y: 0, width: 16, height: 8))
+        #expect(container.frames[2].rect == GIFRect(x: 8, y: 0, width: 16, height: 8))
+        let animation = try #require(try GIFCoder().decode(data).animation)
+        for index in [4, 1, 3, 0, 2] {
+            #expect(try animation.frame(at: index).pixels == ImageFixtures.movingSquare(index: index))
+        }
+    }
+
+    @Test func identicalFramesBecomeOnePixel() throws {
+        let pixels = GIFEncodingTests.palettized(colors: 30)
+        let frames = [pixels, pixels].map { AnimationFrame(pixels: $0, duration: 0.5) }
+        let data = try GIFCoder().encode(
+            Image(pixels: pixels, animation: InMemoryAnimation(frames: frames)), as: .gif, options: .init())
+        let container = try [UInt8](data).withUnsafeBytes { try GIFContainer(parsing: $0) }
+        #expect(container.frames[1].rect == GIFRect(x: 0, y: 0, width: 1, height: 1))
+        let decoded = try GIFCoder().decode(data, options: GIFTestFiles.straight)
+        #expect(try #require(decoded.animation).frame(at: 1).pixels == pixels)
+    }
+}
