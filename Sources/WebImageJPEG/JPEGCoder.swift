@@ -1,5 +1,6 @@
 public import Foundation
 public import WebImage
+import CJPEGShim
 
 /// Decodes and encodes JPEG through libjpeg-turbo.
 ///
@@ -33,6 +34,11 @@ public struct JPEGCoder: ImageCoding {
 
     /// `"jpeg"`.
     public var name: String { "jpeg" }
+
+    /// Whether the libjpeg-turbo WebImage was built against decodes lossless (SOF3) JPEG, which
+    /// arrived in libjpeg-turbo 3.0 (Debian 12 ships 2.1.5). Without it such files give
+    /// ``WebImageError/Code/decodingFailed``.
+    public static var supportsLosslessJPEG: Bool { webimage_jpeg_supports_lossless() != 0 }
 
     /// Whether the bytes start with a JPEG SOI marker followed by another marker (`FF D8 FF`).
     public func canDecode(_ data: Data) -> Bool {

@@ -44,10 +44,13 @@ struct ConformanceTally {
                 let bad = counts.failed[validity, default: 0]
                 let decoded = counts.decodedTolerated[validity, default: 0]
                 let rejected = counts.rejectedTolerated[validity, default: 0]
-                if decoded + rejected > 0 {
-                    return "\(validity) \(decoded + rejected - 0)/\(decoded + rejected + bad) ok (\(decoded) decoded, \(rejected) rejected)"
+                var part = "\(validity) \(ok + decoded + rejected)/\(ok + decoded + rejected + bad)"
+                if validity == "valid" && rejected > 0 {
+                    part += " (\(rejected) limited by the installed libraries)"
+                } else if decoded + rejected > 0 {
+                    part += " (\(decoded) decoded, \(rejected) rejected)"
                 }
-                return "\(validity) \(ok)/\(ok + bad)"
+                return part
             }
             lines.append("conformance \(format): " + parts.joined(separator: ", "))
         }

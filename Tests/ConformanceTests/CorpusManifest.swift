@@ -13,6 +13,7 @@ struct CorpusManifest: Decodable {
         let animated: Bool?
         let loop_count: Int?
         let lossy: Bool?
+        let jpeg_process: String?
         let expected_validity: String
         let rgba8_sha256: String?
         let rgba8_zeroed_sha256: String?

@@ -1,3 +1,5 @@
+import WebImageCodecs
+
 /// Corpus entries where the manifest's reference (Pillow) is known to deviate from the format's
 /// specification, or whose verdict rests on a Pillow-only limit, each with the reason. The suite
 /// still decodes these files and checks everything else about them; it prints them as deviations.
@@ -20,4 +22,13 @@ enum KnownDeviations {
         "pillow/png_decompression_dos.png":
             "Pillow's 1 MB text-chunk limit; WebImage never inflates text chunks, libpng decodes the 1×1 image"
     ]
+
+    /// Why a file cannot decode with the libraries installed here, or nil. Lossless (SOF3) JPEG
+    /// needs libjpeg-turbo 3.0; Debian 12 ships 2.1.5. With 3.0 or later these files must pass.
+    static func environmentLimit(_ entry: CorpusManifest.Entry) -> String? {
+        if entry.jpeg_process == "lossless" && !JPEGCoder.supportsLosslessJPEG {
+            return "lossless JPEG needs libjpeg-turbo >= 3.0 (this build links an older one)"
+        }
+        return nil
+    }
 }

@@ -293,3 +293,11 @@ int webimage_jpeg_encode_rgbx(
 void webimage_jpeg_free(void *buffer) {
     free(buffer);
 }
+
+int webimage_jpeg_supports_lossless(void) {
+#if defined(LIBJPEG_TURBO_VERSION_NUMBER) && LIBJPEG_TURBO_VERSION_NUMBER >= 3000000
+    return 1;
+#else
+    return 0;
+#endif
+}

@@ -98,4 +98,7 @@ int webimage_jpeg_encode_rgbx(
 /* Frees a buffer returned by webimage_jpeg_encode_rgbx(). */
 void webimage_jpeg_free(void *buffer);
 
+/* 1 when the libjpeg-turbo built against decodes lossless (SOF3) JPEG: version 3.0 and later. */
+int webimage_jpeg_supports_lossless(void);
+
 #endif
