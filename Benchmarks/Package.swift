@@ -1,5 +1,9 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// A path dependency is named after its folder, which is whatever the clone is called.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
 // Benchmarks live in their own package so that the library's build and CI never compile
 // package-benchmark. Run from this folder:
@@ -15,17 +19,17 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "WebImageCodecs", package: "WebImage")],
+            dependencies: [.product(name: "WebImageCodecs", package: root)],
             path: "Sources/BenchmarkSupport"),
         .executableTarget(
             name: "webimage-bench",
-            dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: "WebImage")],
+            dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: root)],
             path: "Sources/webimage-bench"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
-                .product(name: "WebImageCodecs", package: "WebImage"),
+                .product(name: "WebImageCodecs", package: root),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/CodecBenchmarks",
