@@ -5,10 +5,19 @@ public import WebImage
 ///
 /// Decoding composites every frame on the canvas (disposal 0–3, transparency, interlace, local and
 /// global palettes, clipping) and returns frame 0 as ``Image/pixels``; animated GIFs get an
-/// ``Image/animation`` that decodes the other frames on demand. Loop count: the raw NETSCAPE2.0
-/// (or ANIMEXTS1.0) value, 0 = forever, and 1 when the extension is absent. Delays of 10 ms or
-/// less are shown for 100 ms, as browsers do. A file truncated after some complete frames keeps
-/// those frames; one without a complete frame is rejected.
+/// ``Image/animation`` that decodes the other frames on demand. The rules:
+/// - Canvas: the logical screen, enlarged to contain frame 0 when frame 0 is larger (as Firefox,
+///   Chromium and Pillow do); later frames are clipped to it.
+/// - Initial canvas: transparent when frame 0 has a transparent index, otherwise entry 0 of frame
+///   0's palette (what Pillow shows; it only shows where frame 0 does not cover the canvas).
+/// - Disposal 2 clears the frame's rectangle to transparent (browsers, ImageIO); 3 restores it.
+/// - Indices outside the palette are opaque black; a GIF without any palette reads as greys.
+/// - Loop count: the raw NETSCAPE2.0 (or ANIMEXTS1.0) value of the first such extension,
+///   0 = forever, and 1 when the extension is absent. Delays of 10 ms or less last 100 ms.
+/// - A file truncated after some complete frames keeps those frames; one without a complete frame
+///   is `badImageData`. Stray bytes between blocks are skipped (GIF87a's rule).
+/// - `tooLarge` when the canvas, any frame, or the extent of all frames exceeds
+///   ``ImageDecodingOptions/maxPixelCount``, checked before decoding pixels.
 ///
 /// Encoding quantizes each frame to at most 255 colours plus one transparent index (alpha < 128)
 /// with our ``PaletteQuantizer``; images with at most 256 colours (255 with transparency) keep their
