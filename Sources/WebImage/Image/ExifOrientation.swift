@@ -1,10 +1,16 @@
-import WebImage
-
 /// Reads the orientation tag (274) from IFD0 of an EXIF TIFF structure, bounds-checked throughout.
-enum ExifOrientationReader {
-    /// The orientation in `tiff` (the APP1 payload after `Exif\0\0`), or `nil` when the structure is
-    /// malformed or has no valid orientation.
-    static func orientation(inTIFF tiff: [UInt8]) -> ImageOrientation? {
+///
+/// Shared by every coder whose container carries EXIF (JPEG's APP1, WebP's `EXIF` chunk).
+///
+/// ```swift
+/// let orientation = ExifOrientationReader.orientation(inTIFF: exifPayload) ?? .up
+/// ```
+public enum ExifOrientationReader {
+    /// The orientation in `payload` (a TIFF structure, optionally prefixed by `Exif\0\0`), or `nil`
+    /// when the structure is malformed or has no valid orientation. SHORT and LONG values are read.
+    public static func orientation(inTIFF payload: [UInt8]) -> ImageOrientation? {
+        let exifPrefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+        let tiff = payload.starts(with: exifPrefix) ? Array(payload.dropFirst(6)) : payload
         guard tiff.count >= 8 else { return nil }
         let bigEndian: Bool
         switch (tiff[0], tiff[1]) {
