@@ -63,7 +63,7 @@ let package = Package(
         // A child process for the disk cache's crash and two-process tests.
         .executableTarget(
             name: "webimage-cache-stress",
-            dependencies: ["WebImageDiskCache"],
+            dependencies: ["WebImageDiskCache", "WebImageTesting"],
             swiftSettings: swiftSettings),
 
         // MARK: Shipped test kit.

@@ -6,7 +6,8 @@ public import WebImage
 /// of bytes and metadata) behind one lock, with a log of the operations it received.
 ///
 /// It has no limits and never fails unless told to: set ``failure`` to make every async
-/// operation throw it.
+/// operation throw it. ``tiers`` says which dictionaries exist: `TestImageCache(tiers: .disk)`
+/// stands in for a disk cache (no images), `.memory` for a memory cache (no bytes).
 ///
 /// ```swift
 /// let double = TestImageCache()
@@ -28,9 +29,13 @@ public final class TestImageCache: ImageCaching {
     }
 
     private let state = Mutex(State())
+    /// The tiers this double simulates; operations on the others do nothing.
+    public let tiers: ImageCacheType
 
-    /// Creates an empty double.
-    public init() {}
+    /// Creates an empty double simulating `tiers` (both by default).
+    public init(tiers: ImageCacheType = .all) {
+        self.tiers = tiers
+    }
 
     /// Every async operation received, as `"<operation> <key> <cache type>"`, oldest first.
     public var operations: [String] { state.withLock { $0.operations } }
@@ -42,10 +47,14 @@ public final class TestImageCache: ImageCaching {
     }
 
     /// The image in the memory dictionary.
-    public func memoryImage(forKey key: String) -> Image? { state.withLock { $0.images[key]?.image } }
+    public func memoryImage(forKey key: String) -> Image? {
+        guard tiers.includesMemory else { return nil }
+        return state.withLock { $0.images[key]?.image }
+    }
 
     /// Puts `image` in the memory dictionary.
     public func storeInMemory(_ image: Image, forKey key: String, cost: Int?) {
+        guard tiers.includesMemory else { return }
         state.withLock { $0.images[key] = (image, cost ?? image.memoryCost) }
     }
 
@@ -53,8 +62,10 @@ public final class TestImageCache: ImageCaching {
     public func query(forKey key: String, cacheType: ImageCacheType, options: CacheQueryOptions) async throws
         -> CacheQueryResult?
     {
-        try state.withLock { state in
-            try record("query \(key) \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("query \(key) \(requested)", in: &state)
             let image = cacheType.includesMemory ? state.images[key]?.image : nil
             let disk = cacheType.includesDisk ? state.disk[key] : nil
             if let image {
@@ -68,8 +79,10 @@ public final class TestImageCache: ImageCaching {
 
     /// Image to memory, bytes (with metadata) to disk.
     public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
-        try state.withLock { state in
-            try record("store \(key) \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("store \(key) \(requested)", in: &state)
             if cacheType.includesMemory, let image = item.image {
                 state.images[key] = (image, item.cost ?? image.memoryCost)
             }
@@ -87,8 +100,10 @@ public final class TestImageCache: ImageCaching {
 
     /// Removes from the named dictionaries.
     public func remove(forKey key: String, cacheType: ImageCacheType) async throws {
-        try state.withLock { state in
-            try record("remove \(key) \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("remove \(key) \(requested)", in: &state)
             if cacheType.includesMemory { state.images[key] = nil }
             if cacheType.includesDisk { state.disk[key] = nil }
         }
@@ -96,8 +111,10 @@ public final class TestImageCache: ImageCaching {
 
     /// Which dictionaries hold `key`.
     public func contains(forKey key: String, cacheType: ImageCacheType) async throws -> ImageCacheType {
-        try state.withLock { state in
-            try record("contains \(key) \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("contains \(key) \(requested)", in: &state)
             return ImageCacheType(
                 memory: cacheType.includesMemory && state.images[key] != nil,
                 disk: cacheType.includesDisk && state.disk[key] != nil)
@@ -106,8 +123,10 @@ public final class TestImageCache: ImageCaching {
 
     /// Empties the named dictionaries.
     public func clear(cacheType: ImageCacheType) async throws {
-        try state.withLock { state in
-            try record("clear \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("clear \(requested)", in: &state)
             if cacheType.includesMemory { state.images = [:] }
             if cacheType.includesDisk { state.disk = [:] }
         }
@@ -115,16 +134,20 @@ public final class TestImageCache: ImageCaching {
 
     /// Entries in the named dictionaries.
     public func totalCount(cacheType: ImageCacheType) async throws -> Int {
-        try state.withLock { state in
-            try record("count \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("count \(requested)", in: &state)
             return (cacheType.includesMemory ? state.images.count : 0) + (cacheType.includesDisk ? state.disk.count : 0)
         }
     }
 
     /// Memory cost plus disk bytes in the named dictionaries.
     public func totalSize(cacheType: ImageCacheType) async throws -> Int {
-        try state.withLock { state in
-            try record("size \(cacheType)", in: &state)
+        let requested = cacheType
+        let cacheType = cacheType.intersection(tiers)
+        return try state.withLock { state in
+            try record("size \(requested)", in: &state)
             let memory = cacheType.includesMemory ? state.images.values.reduce(0) { $0 + $1.cost } : 0
             let disk = cacheType.includesDisk ? state.disk.values.reduce(0) { $0 + $1.data.count } : 0
             return memory + disk
