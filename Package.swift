@@ -90,7 +90,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageDiskCacheTests",
-            dependencies: ["WebImageDiskCache", "WebImageTesting", "webimage-cache-stress"],
+            dependencies: [
+                "WebImageDiskCache", "WebImageTesting", "webimage-cache-stress",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",
