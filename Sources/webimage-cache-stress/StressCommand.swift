@@ -5,13 +5,14 @@ import WebImageTesting
 
 /// A child process for the disk cache's crash and two-process tests.
 ///
-///     webimage-cache-stress <directory> <first> <end> [--reverse] [--max-size BYTES] [--wait-for-go] [--verify-reads]
+///     webimage-cache-stress <directory> <first> <end> [--reverse] [--max-size BYTES] [--wait-for-go] [--verify-reads] [--no-fsync]
 ///
 /// Writes entries `entry-<first>` … `entry-<end - 1>` with ``KeyDerivedContent``, printing
 /// `stored <i>` after each write has returned (so the parent knows it is committed). With
 /// `--wait-for-go` it prints `ready` once the cache is open and waits for a line on stdin.
 /// With `--verify-reads` it reads an earlier key after every write and exits with status 3 if
-/// the bytes differ from the key's content. Exits 0 when done, 2 on a usage error, 1 on a
+/// the bytes differ from the key's content. `--no-fsync` turns off
+/// ``DiskCacheConfiguration/synchronousWrites``. Exits 0 when done, 2 on a usage error, 1 on a
 /// cache error.
 @main
 struct StressCommand {
@@ -31,13 +32,15 @@ struct StressCommand {
         let reverse = flag("--reverse")
         let waitForGo = flag("--wait-for-go")
         let verifyReads = flag("--verify-reads")
+        let noFsync = flag("--no-fsync")
         let maxSize = option("--max-size") ?? (1 << 30)
         guard arguments.count == 3, let first = Int(arguments[1]), let end = Int(arguments[2]), first <= end else {
-            say("usage: webimage-cache-stress <directory> <first> <end> [--reverse] [--max-size BYTES] [--wait-for-go] [--verify-reads]")
+            say("usage: webimage-cache-stress <directory> <first> <end> [--reverse] [--max-size BYTES] [--wait-for-go] [--verify-reads] [--no-fsync]")
             exit(2)
         }
         let configuration = DiskCacheConfiguration(
-            directory: URL(fileURLWithPath: arguments[0], isDirectory: true), maxSize: maxSize, sweepInterval: nil)
+            directory: URL(fileURLWithPath: arguments[0], isDirectory: true), maxSize: maxSize, sweepInterval: nil,
+            synchronousWrites: !noFsync)
         do {
             let cache = try DiskCache(configuration: configuration)
             if waitForGo {
