@@ -46,6 +46,7 @@ public enum ImageCacheType: Hashable, Sendable, CaseIterable, CustomStringConver
         }
     }
 
+    /// The type's name: `none`, `memory`, `disk` or `all`.
     public var description: String {
         switch self {
         case .none: "none"
