@@ -97,7 +97,8 @@ public enum CacheWorkloads {
         let start = ContinuousClock.now
         let removed = try await cache.sweepExpired()
         let elapsed = seconds(ContinuousClock.now - start)
-        precondition(try await cache.count() == fresh)
+        let left = try await cache.count()
+        precondition(left == fresh, "\(left) entries left, expected \(fresh)")
         return (elapsed, removed)
     }
 
