@@ -13,11 +13,13 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: Core: pure Swift, no C.
@@ -49,6 +51,21 @@ let package = Package(
             dependencies: ["WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP"],
             swiftSettings: swiftSettings),
 
+        // MARK: Disk cache: SQLite index (GRDB) + one file per entry; the default memory + disk cache.
+        .target(
+            name: "WebImageDiskCache",
+            dependencies: [
+                "WebImage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+        // A child process for the disk cache's crash and two-process tests.
+        .executableTarget(
+            name: "webimage-cache-stress",
+            dependencies: ["WebImageDiskCache", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
 
@@ -70,6 +87,13 @@ let package = Package(
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImageCodecs", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageDiskCacheTests",
+            dependencies: [
+                "WebImageDiskCache", "WebImageTesting", "webimage-cache-stress",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -34,5 +34,25 @@ let package = Package(
             ],
             path: "Benchmarks/CodecBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        .target(
+            name: "CacheBenchmarkSupport",
+            dependencies: [
+                .product(name: "WebImage", package: "WebImage"),
+                .product(name: "WebImageDiskCache", package: "WebImage"),
+            ],
+            path: "Sources/CacheBenchmarkSupport"),
+        .executableTarget(
+            name: "webimage-cache-bench",
+            dependencies: ["CacheBenchmarkSupport"],
+            path: "Sources/webimage-cache-bench"),
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                "CacheBenchmarkSupport",
+                .product(name: "WebImage", package: "WebImage"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
     ]
 )

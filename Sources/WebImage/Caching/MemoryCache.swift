@@ -1,0 +1,185 @@
+public import Foundation
+import Synchronization
+
+/// An exact LRU cache of decoded images, bounded by total cost and count, with an optional TTL
+/// and a per-entry cost limit (SDWebImage's `SDMemoryCache`, without `NSCache`'s guesswork).
+///
+/// Cost is ``Image/memoryCost``: the bytes of decoded pixels, every frame for animations. Every
+/// operation is O(1) and thread-safe (one `Mutex`); lookups never suspend.
+///
+/// **Weak cache.** With ``Configuration/usesWeakCache`` (the default, as SDWebImage's
+/// `shouldUseWeakMemoryCache`), an image evicted by the cost or count limit is remembered weakly:
+/// while something else still holds it, a lookup finds it again and puts it back in the LRU.
+/// `Image` is a final class, so a weak reference costs no copy. Expired and removed entries are
+/// not remembered.
+///
+/// ```swift
+/// let memory = MemoryCache(configuration: .init(totalCostLimit: 64 << 20, countLimit: 500))
+/// memory.setImage(image, forKey: "https://example.com/a.png")
+/// let again = memory.image(forKey: "https://example.com/a.png")
+/// ```
+public final class MemoryCache: ImageCaching {
+    /// Limits of a ``MemoryCache``.
+    public struct Configuration: Hashable, Sendable {
+        /// The most total cost kept; least recently used images go first. 0 or less: no limit.
+        public var totalCostLimit: Int
+        /// The most images kept. 0 or less: no limit.
+        public var countLimit: Int
+        /// Seconds an image stays valid after it was stored; `nil`: forever.
+        public var timeToLive: TimeInterval?
+        /// Images costing more than this are not kept; `nil`: only ``totalCostLimit`` applies.
+        public var entryCostLimit: Int?
+        /// Whether evicted images still referenced elsewhere can be found again.
+        public var usesWeakCache: Bool
+
+        /// Creates a configuration; by default 15 % of physical memory (at most 1 GiB), no count
+        /// limit, no TTL, no per-entry limit, weak cache on.
+        public init(
+            totalCostLimit: Int = Configuration.defaultTotalCostLimit,
+            countLimit: Int = 0,
+            timeToLive: TimeInterval? = nil,
+            entryCostLimit: Int? = nil,
+            usesWeakCache: Bool = true
+        ) {
+            self.totalCostLimit = totalCostLimit
+            self.countLimit = countLimit
+            self.timeToLive = timeToLive
+            self.entryCostLimit = entryCostLimit
+            self.usesWeakCache = usesWeakCache
+        }
+
+        /// 15 % of physical memory, at most 1 GiB.
+        public static var defaultTotalCostLimit: Int {
+            let fifteenPercent = ProcessInfo.processInfo.physicalMemory / 100 * 15
+            return Int(min(fifteenPercent, 1 << 30))
+        }
+    }
+
+    /// The limits this cache enforces.
+    public let configuration: Configuration
+    private let clock: any CacheClock
+    private let state: Mutex<State>
+
+    private struct WeakImage {
+        weak var image: Image?
+    }
+
+    private struct State {
+        var table = LRUTable<Image>()
+        var weak: [LRUTable<Image>.Key: WeakImage] = [:]
+        var weakPruneThreshold = 256
+    }
+
+    /// Creates a cache with `configuration`, reading time from `clock` for the TTL.
+    public init(configuration: Configuration = Configuration(), clock: any CacheClock = SystemCacheClock()) {
+        self.configuration = configuration
+        self.clock = clock
+        self.state = Mutex(State())
+    }
+
+    /// The image for `key`, marking it most recently used; `nil` when absent or expired.
+    public func image(forKey key: String) -> Image? {
+        let key = LRUTable<Image>.Key(key)
+        let hasTTL = configuration.timeToLive != nil
+        let now = hasTTL ? clock.now().timeIntervalSinceReferenceDate : 0
+        var released: Image?
+        let found: Image? = state.withLock { state in
+            if let slot = state.table.slot(of: key) {
+                if hasTTL, state.table.nodes[slot].expiresAt <= now {
+                    released = state.table.remove(slot: slot)
+                    return nil
+                }
+                return state.table.touch(slot)
+            }
+            guard configuration.usesWeakCache, let image = state.weak[key]?.image else { return nil }
+            // Found again through the weak table: back into the LRU, at the original TTL's length.
+            state.weak[key] = nil
+            insert(image, forKey: key, cost: image.memoryCost, into: &state, now: now)
+            return image
+        }
+        _ = released
+        return found
+    }
+
+    /// Stores `image` for `key` at `cost` (default ``Image/memoryCost``), evicting least recently
+    /// used images to stay within the limits. An image over ``Configuration/entryCostLimit`` or
+    /// ``Configuration/totalCostLimit`` is not kept, and replaces nothing.
+    public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
+        let cost = max(0, cost ?? image.memoryCost)
+        let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
+        if let limit = configuration.entryCostLimit, cost > limit { return }
+        if configuration.totalCostLimit > 0, cost > configuration.totalCostLimit { return }
+        let key = LRUTable<Image>.Key(key)
+        // Evicted images are released after the lock is dropped (deinit can be arbitrary work).
+        let evicted = state.withLock { state in
+            state.weak[key] = nil
+            return insert(image, forKey: key, cost: cost, into: &state, now: now)
+        }
+        _ = evicted
+    }
+
+    /// Removes `key` (from the weak table too).
+    public func removeImage(forKey key: String) {
+        let key = LRUTable<Image>.Key(key)
+        let removed = state.withLock { state in
+            state.weak[key] = nil
+            return state.table.remove(forKey: key)
+        }
+        _ = removed
+    }
+
+    /// Removes every image (from the weak table too).
+    public func removeAllImages() {
+        let removed = state.withLock { state in
+            state.weak = [:]
+            return state.table.removeAll()
+        }
+        _ = removed
+    }
+
+    /// Removes images whose TTL has passed (lookups already treat them as misses); O(count).
+    public func removeExpiredImages() {
+        guard configuration.timeToLive != nil else { return }
+        let now = clock.now().timeIntervalSinceReferenceDate
+        let removed = state.withLock { $0.table.removeExpired(now: now) }
+        _ = removed
+    }
+
+    /// How many images are held (not counting the weak table).
+    public var count: Int { state.withLock { $0.table.count } }
+
+    /// The summed cost of the images held.
+    public var totalCost: Int { state.withLock { $0.table.totalCost } }
+
+    /// Keys from most to least recently used.
+    public var keysByRecency: [String] { state.withLock { $0.table.keysByRecency } }
+
+    /// Whether `key` is held, without changing its recency (expired entries count as absent).
+    public func containsImage(forKey key: String) -> Bool {
+        let key = LRUTable<Image>.Key(key)
+        let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
+        return state.withLock { state in
+            if let slot = state.table.slot(of: key) {
+                return configuration.timeToLive == nil || state.table.nodes[slot].expiresAt > now
+            }
+            return configuration.usesWeakCache && state.weak[key]?.image != nil
+        }
+    }
+
+    @discardableResult
+    private func insert(_ image: Image, forKey key: LRUTable<Image>.Key, cost: Int, into state: inout State, now: Double)
+        -> [LRUTable<Image>.Eviction]
+    {
+        let expiresAt = configuration.timeToLive.map { now + $0 } ?? .infinity
+        state.table.set(image, forKey: key, cost: cost, expiresAt: expiresAt)
+        let evicted = state.table.evict(costLimit: configuration.totalCostLimit, countLimit: configuration.countLimit)
+        if configuration.usesWeakCache, !evicted.isEmpty {
+            for eviction in evicted { state.weak[eviction.key] = WeakImage(image: eviction.value) }
+            if state.weak.count > state.weakPruneThreshold {
+                state.weak = state.weak.filter { $0.value.image != nil }
+                state.weakPruneThreshold = max(256, state.weak.count * 2)
+            }
+        }
+        return evicted
+    }
+}

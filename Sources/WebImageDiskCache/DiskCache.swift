@@ -1,0 +1,188 @@
+public import Foundation
+import Dispatch
+public import WebImage
+
+/// A crash-safe, size-bounded disk cache of encoded image bytes with per-entry metadata
+/// (SDWebImage's `SDDiskCache`, with an index instead of file dates).
+///
+/// Layout: `<directory>/data/<sha256-hex-of-key>` holds each entry's bytes and
+/// `<directory>/index.sqlite` (SQLite in WAL mode, through GRDB) holds its metadata, dates and
+/// recency, so LRU and expiry never depend on the filesystem's dates. Every write is atomic
+/// (temporary file, `fsync`, `rename`, then the index commit); a missing or wrong-sized data file
+/// is a miss that removes the entry. Several processes may share one directory.
+///
+/// All work runs on the cache's own serial dispatch queue: callers suspend, they never block.
+/// Expired entries are swept when the cache opens and then every
+/// ``DiskCacheConfiguration/sweepInterval``; reads treat them as misses in between.
+///
+/// ```swift
+/// let disk = try DiskCache(namespace: "thumbnails")
+/// try await disk.setData(bytes, forKey: url.absoluteString, metadata: CacheEntryMetadata(originalURL: url))
+/// let bytes = try await disk.data(forKey: url.absoluteString)
+/// ```
+public final class DiskCache: ImageCaching {
+    /// The configuration the cache was opened with.
+    public let configuration: DiskCacheConfiguration
+    let runner: DiskQueue
+    private let opening: Task<Void, Never>
+    private let sweeper: Task<Void, Never>?
+
+    /// Opens (creating if needed) the cache described by `configuration`. Migration from
+    /// ``DiskCacheConfiguration/migratingFrom``, the expiry sweep and the removal of crash
+    /// leftovers then run in the background, before any other operation of this instance.
+    public init(configuration: DiskCacheConfiguration) throws {
+        self.configuration = configuration
+        let store = try DiskStore(configuration: configuration)
+        let runner = DiskQueue(
+            store: store, queue: DispatchQueue(label: "WebImageDiskCache.\(configuration.directory.lastPathComponent)"))
+        self.runner = runner
+        // Enqueued before init returns, so every later operation runs after the migration.
+        let migrated = runner.enqueue { store in
+            if let source = configuration.migratingFrom { _ = try store.migrate(from: source) }
+            _ = try store.removeLeftovers()
+        }
+        opening = Task.detached(priority: .utility) {
+            _ = try? await migrated.value
+            _ = try? await runner.sweepExpired()
+        }
+        if let interval = configuration.sweepInterval {
+            sweeper = Task.detached(priority: .background) {
+                while (try? await Task.sleep(for: interval)) != nil {
+                    _ = try? await runner.sweepExpired()
+                }
+            }
+        } else {
+            sweeper = nil
+        }
+    }
+
+    /// Opens the cache in the default directory for `namespace`
+    /// (`$XDG_CACHE_HOME/webimage/<namespace>` or `~/.cache/webimage/<namespace>`).
+    public convenience init(namespace: String) throws {
+        try self.init(configuration: DiskCacheConfiguration(namespace: namespace))
+    }
+
+    deinit {
+        sweeper?.cancel()
+    }
+
+    /// Waits until the work started by opening (migration, leftovers, first sweep) is done.
+    public func waitUntilOpened() async {
+        await opening.value
+    }
+
+    /// The bytes stored for `key` (or found in a read-only directory), marking the entry most
+    /// recently used; `nil` on a miss.
+    public func data(forKey key: String) async throws -> Data? {
+        try await entry(forKey: key)?.data
+    }
+
+    /// The bytes and metadata stored for `key`, marking the entry most recently used.
+    public func entry(forKey key: String) async throws -> (data: Data, metadata: CacheEntryMetadata)? {
+        try await runner.run { try $0.read(key: key) }
+    }
+
+    /// The metadata of `key`'s entry, without reading its bytes or changing its recency.
+    public func metadata(forKey key: String) async throws -> CacheEntryMetadata? {
+        try await runner.run { try $0.metadata(key: key) }
+    }
+
+    /// Stores `data` for `key` with `metadata`, atomically; then evicts least recently used
+    /// entries if the cache is over ``DiskCacheConfiguration/maxSize``. Data larger than
+    /// `maxSize` is not stored (and any older entry for `key` is removed).
+    public func setData(_ data: Data, forKey key: String, metadata: CacheEntryMetadata? = nil) async throws {
+        try await runner.run { try $0.write(key: key, data: data, metadata: metadata) }
+    }
+
+    /// Replaces the caller-provided metadata of `key`'s entry (URL, content type, HTTP headers,
+    /// extended data), keeping its bytes: e.g. after a 304 revalidation. Returns whether the
+    /// entry existed.
+    @discardableResult
+    public func updateMetadata(_ metadata: CacheEntryMetadata, forKey key: String) async throws -> Bool {
+        try await runner.run { try $0.updateMetadata(key: key, metadata: metadata) }
+    }
+
+    /// Removes `key`'s entry.
+    public func removeData(forKey key: String) async throws {
+        try await runner.run { try $0.remove(key: key) }
+    }
+
+    /// Removes every entry.
+    public func removeAllData() async throws {
+        try await runner.run { try $0.removeAll() }
+    }
+
+    /// Whether `key` has a live entry (without checking its file).
+    public func containsData(forKey key: String) async throws -> Bool {
+        try await runner.run { try $0.contains(key: key) }
+    }
+
+    /// The number of entries.
+    public func count() async throws -> Int { try await runner.run { try $0.totals().count } }
+
+    /// The total bytes of all entries, as recorded in the index.
+    public func totalBytes() async throws -> Int { try await runner.run { try $0.totals().bytes } }
+
+    /// Removes every expired entry now, in short batches that let other operations run between
+    /// them; returns how many were removed.
+    @discardableResult
+    public func sweepExpired() async throws -> Int { try await runner.sweepExpired() }
+
+    /// Moves the entries of another WebImage cache directory into this one and removes it;
+    /// returns how many entries moved.
+    @discardableResult
+    public func migrate(from directory: URL) async throws -> Int {
+        try await runner.run { try $0.migrate(from: directory) }
+    }
+
+    /// Removes data files with no index row and stale temporary files (crash leftovers); runs on
+    /// open. Returns how many files were removed.
+    @discardableResult
+    public func removeLeftovers() async throws -> Int { try await runner.run { try $0.removeLeftovers() } }
+}
+
+/// Runs ``DiskStore`` work on a serial dispatch queue and resumes the caller when it is done.
+struct DiskQueue: Sendable {
+    let store: DiskStore
+    let queue: DispatchQueue
+    static let sweepBatch = 1000
+
+    func run<T: Sendable>(_ body: @escaping @Sendable (DiskStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try Self.wrapped { try body(store) } })
+            }
+        }
+    }
+
+    /// Starts `body` on the queue now; the task finishes when it has run.
+    func enqueue(_ body: @escaping @Sendable (DiskStore) throws -> Void) -> Task<Void, any Error> {
+        let (stream, continuation) = AsyncStream<Result<Void, any Error>>.makeStream()
+        queue.async {
+            continuation.yield(Result { try Self.wrapped { try body(store) } })
+            continuation.finish()
+        }
+        return Task {
+            for await result in stream { try result.get() }
+        }
+    }
+
+    func sweepExpired() async throws -> Int {
+        var total = 0
+        while true {
+            let removed = try await run { try $0.sweepExpiredBatch(limit: Self.sweepBatch) }
+            total += removed
+            if removed < Self.sweepBatch { return total }
+        }
+    }
+
+    private static func wrapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as WebImageError {
+            throw error
+        } catch {
+            throw WebImageError(.cacheIO, "disk cache operation failed", underlying: error)
+        }
+    }
+}

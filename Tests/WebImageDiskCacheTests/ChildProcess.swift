@@ -1,0 +1,76 @@
+import Foundation
+
+/// A running `webimage-cache-stress` child with line-based stdin/stdout (see its usage). All
+/// calls block the calling thread; tests run them through ``onThread(_:)``, off the
+/// concurrency pool.
+final class ChildProcess {
+    let process = Process()
+    private let output = Pipe()
+    private let input = Pipe()
+    private var buffer = Data()
+
+    /// Starts the stress executable with `arguments`.
+    init(_ arguments: [String]) throws {
+        process.executableURL = try Self.stressExecutable()
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+    }
+
+    /// The `webimage-cache-stress` binary, built next to the test binary.
+    static func stressExecutable() throws -> URL {
+        var directories: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        var bundle = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            directories.append(bundle)
+            bundle.deleteLastPathComponent()
+        }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent("webimage-cache-stress")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "webimage-cache-stress near \(directories)"])
+    }
+
+    /// Reads lines until one equals `line`; returns false if the output ends first.
+    func waitForLine(_ line: String) -> Bool {
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if text == line { return true }
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return false }
+            buffer.append(chunk)
+        }
+    }
+
+    /// Writes a line to the child's stdin.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Sends SIGKILL.
+    func kill() {
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the child to end (draining its output); returns how it ended.
+    func wait() -> (reason: Process.TerminationReason, status: Int32) {
+        while !output.fileHandleForReading.availableData.isEmpty {}
+        process.waitUntilExit()
+        return (process.terminationReason, process.terminationStatus)
+    }
+
+    /// Runs blocking `body` on a dispatch thread and resumes with its result.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}

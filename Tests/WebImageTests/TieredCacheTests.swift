@@ -1,0 +1,149 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTesting
+
+/// Decodes a toy format: "RAW" + width + height, then one fill colour (R, G, B, A); counts calls.
+final class RawTestDecoder: ImageDecoding {
+    let calls = Mutex(0)
+
+    static func encode(width: UInt8, height: UInt8, fill: RGBA8) -> Data {
+        Data("RAW".utf8) + Data([width, height, fill.r, fill.g, fill.b, fill.a])
+    }
+
+    func canDecode(_ data: Data) -> Bool { data.starts(with: Data("RAW".utf8)) }
+
+    func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        calls.withLock { $0 += 1 }
+        let bytes = [UInt8](data)
+        guard bytes.count == 9, canDecode(data) else { throw WebImageError.badData("not RAW") }
+        let fill = RGBA8(r: bytes[5], g: bytes[6], b: bytes[7], a: bytes[8])
+        let pixels = PixelBuffer(width: Int(bytes[3]), height: Int(bytes[4]), alphaMode: .premultiplied, fill: fill)
+        return Image(pixels: pixels, scale: options.scaleFactor)
+    }
+}
+
+@Suite("TieredCache")
+struct TieredCacheTests {
+    @Test func conformsOverMemoryAndADiskDouble() async {
+        let failures = await ImageCachingConformance.run(holdsImages: true, holdsData: true) {
+            TieredCache([MemoryCache(), TestImageCache(tiers: .disk)])
+        }
+        #expect(failures == [])
+    }
+
+    @Test func testDoubleConforms() async {
+        for tiers in [ImageCacheType.all, .memory, .disk] {
+            let failures = await ImageCachingConformance.run(
+                holdsImages: tiers.includesMemory, holdsData: tiers.includesDisk
+            ) { TestImageCache(tiers: tiers) }
+            #expect(failures == [], "tiers \(tiers)")
+        }
+    }
+
+    @Test func serialQueryStopsAtTheFirstHit() async throws {
+        let first = TestImageCache()
+        let second = TestImageCache()
+        let cache = TieredCache([first, second])
+        try await second.store(data: Data([1]), forKey: "k", cacheType: .disk)
+        try await first.store(data: Data([2]), forKey: "k", cacheType: .disk)
+        let hit = try await cache.query(forKey: "k", cacheType: .all)
+        #expect(hit?.data == Data([2]))
+        #expect(second.operations == ["store k disk"])  // never asked
+        #expect(try await cache.query(forKey: "missing", cacheType: .all) == nil)
+        #expect(first.operations.last == "query missing all" && second.operations.last == "query missing all")
+    }
+
+    @Test func highestAndLowestOnlyReachOneCache() async throws {
+        let first = TestImageCache()
+        let second = TestImageCache()
+        let highest = TieredCache(
+            [first, second],
+            policies: TieredCachePolicies(query: .highestOnly, store: .highestOnly, remove: .lowestOnly, contains: .lowestOnly, clear: .highestOnly))
+        try await highest.store(data: Data([1]), forKey: "k", cacheType: .disk)
+        #expect(try await first.contains(forKey: "k", cacheType: .all) == .disk)
+        #expect(try await second.contains(forKey: "k", cacheType: .all) == .none)
+        #expect(try await highest.contains(forKey: "k", cacheType: .all) == .none)  // asks the lowest only
+        try await second.store(data: Data([9]), forKey: "k", cacheType: .disk)
+        try await highest.remove(forKey: "k", cacheType: .all)  // removes from the lowest only
+        #expect(try await highest.query(forKey: "k", cacheType: .all)?.data == Data([1]))
+        try await highest.clear(cacheType: .all)
+        #expect(try await highest.query(forKey: "k", cacheType: .all) == nil)
+    }
+
+    @Test func concurrentPoliciesReachEveryCache() async throws {
+        let first = TestImageCache()
+        let second = TestImageCache()
+        let cache = TieredCache(
+            [first, second],
+            policies: TieredCachePolicies(query: .concurrent, store: .concurrent, remove: .concurrent, contains: .concurrent, clear: .concurrent))
+        try await cache.store(image: ImageCachingConformance.image(seed: 1), data: Data([5]), forKey: "k", cacheType: .all)
+        #expect(first.operations == ["store k all"] && second.operations == ["store k all"])
+        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // the union of both answers
+        try await second.remove(forKey: "k", cacheType: .memory)
+        try await first.remove(forKey: "k", cacheType: .disk)
+        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // memory from one, disk from the other
+        #expect(try await cache.query(forKey: "k", cacheType: .all) != nil)
+        try await cache.clear(cacheType: .all)
+        #expect(try await cache.totalCount(cacheType: .all) == 0)
+    }
+
+    @Test func diskHitsAreDecodedAndPromotedToMemory() async throws {
+        let memory = MemoryCache()
+        let disk = TestImageCache()
+        let decoder = RawTestDecoder()
+        let cache = TieredCache([memory, disk], decoder: decoder)
+        let bytes = RawTestDecoder.encode(width: 3, height: 2, fill: RGBA8(r: 9, g: 8, b: 7))
+        var metadata = CacheEntryMetadata(contentType: "image/x-raw")
+        metadata.http.etag = "\"e\""
+        try await cache.store(data: bytes, metadata: metadata, forKey: "k", cacheType: .disk)
+        #expect(cache.memoryImage(forKey: "k") == nil)
+
+        let options = CacheQueryOptions(decodingOptions: ImageDecodingOptions(scaleFactor: 2))
+        let hit = try #require(try await cache.query(forKey: "k", cacheType: .all, options: options))
+        #expect(hit.cacheType == .disk)
+        #expect(hit.data == bytes && hit.metadata?.http.etag == "\"e\"")
+        #expect(hit.image?.pixelSize == PixelSize(width: 3, height: 2) && hit.image?.scale == 2)
+        #expect(memory.image(forKey: "k") === hit.image)  // promoted
+        #expect(cache.memoryImage(forKey: "k") === hit.image)
+
+        let again = try await cache.query(forKey: "k", cacheType: .all)
+        #expect(again?.cacheType == .memory && again?.data == nil)
+        #expect(decoder.calls.withLock { $0 } == 1)
+        let withData = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(includeData: true))
+        #expect(withData?.cacheType == .memory && withData?.data == bytes && withData?.image === hit.image)
+    }
+
+    @Test func dataOnlyQueriesAndUndecodableBytes() async throws {
+        let memory = MemoryCache()
+        let disk = TestImageCache()
+        let decoder = RawTestDecoder()
+        let cache = TieredCache([memory, disk], decoder: decoder)
+        try await cache.store(data: RawTestDecoder.encode(width: 1, height: 1, fill: .white), forKey: "k", cacheType: .disk)
+        let dataOnly = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(decodeImage: false))
+        #expect(dataOnly?.image == nil && dataOnly?.data != nil)
+        let noPromotion = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(promoteToMemory: false))
+        #expect(noPromotion?.image != nil && memory.count == 0)
+
+        try await cache.store(data: Data("garbage".utf8), forKey: "bad", cacheType: .disk)
+        let bad = try await cache.query(forKey: "bad", cacheType: .all)
+        #expect(bad?.image == nil && bad?.data == Data("garbage".utf8))
+        #expect(memory.count == 0)
+    }
+
+    @Test func errorsFromATierPropagate() async throws {
+        let failing = TestImageCache()
+        failing.failure = WebImageError(.cacheIO, "disk full")
+        let cache = TieredCache([MemoryCache(), failing])
+        await #expect(throws: WebImageError.self) { try await cache.store(data: Data([1]), forKey: "k") }
+        await #expect(throws: WebImageError.self) { try await cache.query(forKey: "k", cacheType: .all) }
+    }
+
+    @Test func cacheTypeAlgebra() {
+        #expect(ImageCacheType.memory.union(.disk) == .all)
+        #expect(ImageCacheType.all.intersection(.disk) == .disk)
+        #expect(ImageCacheType.all.contains(.memory) && !ImageCacheType.disk.contains(.memory))
+        #expect(ImageCacheType.none.contains(.none) && !ImageCacheType.none.includesMemory)
+    }
+}
