@@ -37,8 +37,8 @@ let package = Package(
         .target(
             name: "CacheBenchmarkSupport",
             dependencies: [
-                .product(name: "WebImage", package: "WebImage"),
-                .product(name: "WebImageDiskCache", package: "WebImage"),
+                .product(name: "WebImage", package: root),
+                .product(name: "WebImageDiskCache", package: root),
             ],
             path: "Sources/CacheBenchmarkSupport"),
         .executableTarget(
@@ -49,7 +49,7 @@ let package = Package(
             name: "CacheBenchmarks",
             dependencies: [
                 "CacheBenchmarkSupport",
-                .product(name: "WebImage", package: "WebImage"),
+                .product(name: "WebImage", package: root),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/CacheBenchmarks",

@@ -4,13 +4,13 @@
 # the Homebrew line. Idempotent: does nothing when everything is present.
 set -euo pipefail
 
-libs=(pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev)
+libs=(pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libsqlite3-dev)
 tools=(libjpeg-turbo-progs webp netpbm)
 wanted=("${libs[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then

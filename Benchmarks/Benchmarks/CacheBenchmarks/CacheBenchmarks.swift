@@ -35,7 +35,11 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("expiry sweep of 10,000 entries", configuration: .init(metrics: [.wallClock], maxIterations: 3)) { _ in
-        blackHole(try await CacheWorkloads.expirySweep(count: 10_000))
+    Benchmark("expiry sweep of 10,000 entries", configuration: .init(metrics: [.wallClock], maxIterations: 3)) { benchmark in
+        let cache = try await CacheWorkloads.cacheWithExpiredEntries(count: 10_000, fresh: 100)
+        defer { CacheWorkloads.removeDirectory(of: cache) }
+        benchmark.startMeasurement()
+        blackHole(try await cache.sweepExpired())
+        benchmark.stopMeasurement()
     }
 }

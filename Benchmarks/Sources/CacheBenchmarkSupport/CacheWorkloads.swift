@@ -80,24 +80,29 @@ public enum CacheWorkloads {
         return (Double(count) / writeSeconds, Double(count) / readSeconds)
     }
 
-    /// Fills a cache with `count` expired entries (plus as many fresh ones as `fresh`), then
-    /// times one full sweep; returns (seconds, removed).
-    public static func expirySweep(count: Int, fresh: Int = 0, fill: ((Int) -> Void)? = nil) async throws -> (Double, Int) {
+    /// A cache holding `count` expired entries and `fresh` live ones, ready to sweep (remove its
+    /// directory with ``removeDirectory(of:)``).
+    public static func cacheWithExpiredEntries(count: Int, fresh: Int = 0) async throws -> DiskCache {
         let clock = ManualCacheClock()
         let cache = try makeDiskCache(synchronousWrites: false, maxAge: 3600, clock: clock)
-        defer { removeDirectory(of: cache) }
         await cache.waitUntilOpened()
         let payload = Data(repeating: 7, count: 64)
-        for (index, key) in keys(count).enumerated() {
-            try await cache.setData(payload, forKey: key)
-            if index % 10_000 == 9_999 { fill?(index + 1) }
-        }
+        for key in keys(count) { try await cache.setData(payload, forKey: key) }
         clock.advance(by: 7200)
         for key in keys(fresh, prefix: "https://images.example.com/fresh/") { try await cache.setData(payload, forKey: key) }
+        return cache
+    }
+
+    /// Fills a cache with `count` expired entries (plus `fresh` live ones), then times one full
+    /// sweep; returns (seconds, removed).
+    public static func expirySweep(count: Int, fresh: Int = 0) async throws -> (Double, Int) {
+        let cache = try await cacheWithExpiredEntries(count: count, fresh: fresh)
+        defer { removeDirectory(of: cache) }
         let start = ContinuousClock.now
         let removed = try await cache.sweepExpired()
         let elapsed = seconds(ContinuousClock.now - start)
-        precondition(try await cache.count() == fresh)
+        let left = try await cache.count()
+        precondition(left == fresh, "\(left) entries left, expected \(fresh)")
         return (elapsed, removed)
     }
 

@@ -1,7 +1,7 @@
 import CacheBenchmarkSupport
 import Foundation
 
-/// `webimage-cache-bench [memory|disk|sweep|all]`: prints the cache figures of issue 3
+/// `webimage-cache-bench [memory|disk|sweep [COUNT]|all]`: prints the cache figures of issue 3
 /// (memory hit/miss throughput on 1 and 2 threads, disk write/read of 10 KB, 100 KB and 1 MB
 /// entries with and without fsync, an expiry sweep over 100,000 entries). Build in release:
 /// `swift run -c release webimage-cache-bench`.
@@ -31,8 +31,9 @@ struct CacheBenchCommand {
             }
         }
         if what == "sweep" || what == "all" {
-            let (seconds, removed) = try await CacheWorkloads.expirySweep(count: 100_000, fresh: 1_000)
-            print(String(format: "sweep  removed %d expired of %d entries in %.3f s (%.0f entries/s)", removed, 101_000, seconds, Double(removed) / seconds))
+            let count = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 100_000 : 100_000
+            let (seconds, removed) = try await CacheWorkloads.expirySweep(count: count, fresh: 1_000)
+            print(String(format: "sweep  removed %d expired of %d entries in %.3f s (%.0f entries/s)", removed, count + 1_000, seconds, Double(removed) / seconds))
         }
     }
 }

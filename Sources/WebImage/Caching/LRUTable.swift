@@ -4,8 +4,24 @@
 /// Not thread-safe by itself: ``MemoryCache`` keeps it inside a `Mutex`. Values are a generic
 /// `AnyObject` so the weak table can hold them weakly.
 struct LRUTable<Value: AnyObject> {
+    /// A key with its hash computed once, before the caller takes its lock: the map then hashes
+    /// one integer inside the critical section instead of the whole string.
+    struct Key: Hashable {
+        let string: String
+        let hash: Int
+
+        init(_ string: String) {
+            self.string = string
+            hash = string.hashValue
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.hash == rhs.hash && lhs.string == rhs.string }
+    }
+
     struct Node {
-        var key: String
+        var key: Key
         var value: Value?
         var cost: Int
         /// Seconds since the reference date after which the entry is stale; `.infinity` for never.
@@ -16,13 +32,13 @@ struct LRUTable<Value: AnyObject> {
 
     /// A value evicted by the limits, handed back so the caller can release it outside the lock.
     struct Eviction {
-        var key: String
+        var key: Key
         var value: Value
     }
 
     private(set) var nodes: [Node] = []
     private var free: [Int] = []
-    private var index: [String: Int] = [:]
+    private var index: [Key: Int] = [:]
     /// Most recently used.
     private(set) var head = -1
     /// Least recently used.
@@ -31,7 +47,7 @@ struct LRUTable<Value: AnyObject> {
     var count: Int { index.count }
 
     /// The node index for `key`, without touching the order.
-    func slot(of key: String) -> Int? { index[key] }
+    func slot(of key: Key) -> Int? { index[key] }
 
     /// The value at `slot`, marking it most recently used.
     mutating func touch(_ slot: Int) -> Value? {
@@ -44,7 +60,7 @@ struct LRUTable<Value: AnyObject> {
 
     /// Inserts or replaces `key`, making it most recently used. Returns the replaced value.
     @discardableResult
-    mutating func set(_ value: Value, forKey key: String, cost: Int, expiresAt: Double) -> Value? {
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiresAt: Double) -> Value? {
         if let slot = index[key] {
             let old = nodes[slot].value
             totalCost += cost - nodes[slot].cost
@@ -74,7 +90,7 @@ struct LRUTable<Value: AnyObject> {
 
     /// Removes `key`; returns its value.
     @discardableResult
-    mutating func remove(forKey key: String) -> Value? {
+    mutating func remove(forKey key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
         return remove(slot: slot)
     }
@@ -87,7 +103,7 @@ struct LRUTable<Value: AnyObject> {
         index[nodes[slot].key] = nil
         totalCost -= nodes[slot].cost
         nodes[slot].value = nil
-        nodes[slot].key = ""
+        nodes[slot].key = Key("")
         free.append(slot)
         return value
     }
@@ -122,7 +138,7 @@ struct LRUTable<Value: AnyObject> {
         var keys: [String] = []
         var slot = head
         while slot >= 0 {
-            keys.append(nodes[slot].key)
+            keys.append(nodes[slot].key.string)
             slot = nodes[slot].next
         }
         return keys

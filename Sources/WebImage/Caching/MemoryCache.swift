@@ -66,7 +66,7 @@ public final class MemoryCache: ImageCaching {
 
     private struct State {
         var table = LRUTable<Image>()
-        var weak: [String: WeakImage] = [:]
+        var weak: [LRUTable<Image>.Key: WeakImage] = [:]
         var weakPruneThreshold = 256
     }
 
@@ -79,6 +79,7 @@ public final class MemoryCache: ImageCaching {
 
     /// The image for `key`, marking it most recently used; `nil` when absent or expired.
     public func image(forKey key: String) -> Image? {
+        let key = LRUTable<Image>.Key(key)
         let hasTTL = configuration.timeToLive != nil
         let now = hasTTL ? clock.now().timeIntervalSinceReferenceDate : 0
         var released: Image?
@@ -108,6 +109,7 @@ public final class MemoryCache: ImageCaching {
         let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
         if let limit = configuration.entryCostLimit, cost > limit { return }
         if configuration.totalCostLimit > 0, cost > configuration.totalCostLimit { return }
+        let key = LRUTable<Image>.Key(key)
         // Evicted images are released after the lock is dropped (deinit can be arbitrary work).
         let evicted = state.withLock { state in
             state.weak[key] = nil
@@ -118,6 +120,7 @@ public final class MemoryCache: ImageCaching {
 
     /// Removes `key` (from the weak table too).
     public func removeImage(forKey key: String) {
+        let key = LRUTable<Image>.Key(key)
         let removed = state.withLock { state in
             state.weak[key] = nil
             return state.table.remove(forKey: key)
@@ -153,6 +156,7 @@ public final class MemoryCache: ImageCaching {
 
     /// Whether `key` is held, without changing its recency (expired entries count as absent).
     public func containsImage(forKey key: String) -> Bool {
+        let key = LRUTable<Image>.Key(key)
         let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
         return state.withLock { state in
             if let slot = state.table.slot(of: key) {
@@ -163,7 +167,7 @@ public final class MemoryCache: ImageCaching {
     }
 
     @discardableResult
-    private func insert(_ image: Image, forKey key: String, cost: Int, into state: inout State, now: Double)
+    private func insert(_ image: Image, forKey key: LRUTable<Image>.Key, cost: Int, into state: inout State, now: Double)
         -> [LRUTable<Image>.Eviction]
     {
         let expiresAt = configuration.timeToLive.map { now + $0 } ?? .infinity
