@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
+        .library(name: "WebImageKit", targets: ["WebImageKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,12 +25,19 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: Core: pure Swift, no C.
-        .target(name: "WebImage", swiftSettings: swiftSettings),
+        .target(
+            name: "WebImage",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings),
 
         // MARK: C libraries: one system-library target each, plus a setjmp shim where needed.
         .systemLibrary(
@@ -96,6 +104,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // MARK: Umbrella: every module, and the defaults (ImageManager.shared).
+        .target(
+            name: "WebImageKit",
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP"],
+            swiftSettings: swiftSettings),
+
         // MARK: Command-line tool.
         .executableTarget(
             name: "webimage",
@@ -128,6 +142,10 @@ let package = Package(
                 "WebImageHTTP", "WebImageHTTPTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageManagerTests",
+            dependencies: ["WebImageKit", "WebImageHTTPTesting", "WebImageTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -54,5 +54,12 @@ let package = Package(
             ],
             path: "Benchmarks/CacheBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        .executableTarget(
+            name: "webimage-manager-bench",
+            dependencies: [
+                .product(name: "WebImageKit", package: root),
+                .product(name: "WebImageHTTPTesting", package: root),
+            ],
+            path: "Sources/webimage-manager-bench"),
     ]
 )

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+
+/// The final-image stage: query the final key, fetch (shared download+decode), transform, store
+/// the transformed image, deliver.
+extension ImageManager {
+    func runFinal(_ plan: RequestPlan, job: SharedJob<ImageResponse>) async throws {
+        let request = plan.request
+        let cache = request.imageCache ?? configuration.imageCache
+        let refreshing = plan.options.contains(.refreshCached)
+        var cached: CachedImage?
+        if !plan.options.contains(.fromLoaderOnly), request.queryCacheType != .none {
+            cached = await queryCache(cache, key: plan.key, cacheType: request.queryCacheType, plan: plan, promote: true)
+        }
+        if let cached {
+            job.send(.value(ImageResponse(
+                image: cached.image, data: cached.data, cacheType: cached.cacheType, url: plan.url, isFinal: !refreshing)))
+            if !refreshing { return }
+        }
+        var revalidation: HTTPCacheMetadata?
+        if cached != nil {
+            revalidation = await storedValidators(plan)
+        }
+        let fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
+        if fetched.notModified { return }
+        guard var image = fetched.image else {
+            throw WebImageError(.badImageData, "no image could be made from \(plan.url.absoluteString)")
+        }
+        var data = fetched.data
+        // The decoded original goes into memory at once, so the next request is a memory hit
+        // (never a thumbnail under the original key).
+        if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.thumbnailPixelSize == nil {
+            (request.originalImageCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
+        }
+        if plan.hasDerivedKey {
+            if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
+                let source = image
+                let start = ContinuousClock.now
+                do {
+                    image = try await limiter.run { try transformer.transform(source) }
+                    report(.transform, plan, key: plan.key, since: start, succeeded: true)
+                } catch {
+                    report(.transform, plan, key: plan.key, since: start, succeeded: false)
+                    throw error
+                }
+                data = nil
+            }
+            try await storeDerived(image, originalData: fetched.data, plan: plan, cache: cache)
+        }
+        job.send(.value(ImageResponse(image: image, data: data, cacheType: fetched.cacheType, url: plan.url)))
+    }
+
+    /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
+    /// its bytes (from the cache serializer, else encoded in the source format) on disk.
+    private func storeDerived(_ image: Image, originalData: Data?, plan: RequestPlan, cache: any ImageCaching)
+        async throws
+    {
+        let storeType = plan.request.storeCacheType
+        if storeType.includesMemory { cache.storeInMemory(image, forKey: plan.key) }
+        guard storeType.includesDisk else { return }
+        let serializer = plan.request.cacheSerializer
+        let coders = configuration.coders
+        let encodeOptions = plan.request.encodeOptions
+        let work: @Sendable () async -> Void = { [self] in
+            let start = ContinuousClock.now
+            do {
+                let bytes = try await limiter.run { () throws -> Data in
+                    if let serialized = serializer?(image, originalData, plan.url) { return serialized }
+                    var format = image.format
+                    if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
+                    return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
+                }
+                try await cache.store(
+                    CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
+                    cacheType: .disk)
+                report(.store, plan, key: plan.key, since: start, succeeded: true)
+            } catch {
+                report(.store, plan, key: plan.key, since: start, succeeded: false)
+                logger.warning("could not store \(plan.key) on disk: \(error)")
+            }
+        }
+        if plan.options.contains(.waitStoreCache) { await work() } else { Task { await work() } }
+    }
+
+    /// The HTTP validators stored with the original entry on disk.
+    private func storedValidators(_ plan: RequestPlan) async -> HTTPCacheMetadata? {
+        let cache = plan.request.originalImageCache ?? plan.request.imageCache ?? configuration.imageCache
+        let options = CacheQueryOptions(decodeImage: false, promoteToMemory: false)
+        guard let hit = try? await cache.query(forKey: plan.originalKey, cacheType: .disk, options: options),
+            let http = hit.metadata?.http, !http.isEmpty
+        else { return nil }
+        return HTTPCacheMetadata(
+            etag: http.etag, lastModified: http.lastModified, cacheControl: http.cacheControl, expires: http.expires,
+            date: http.date, age: http.age)
+    }
+
+    /// Subscribes `final` to the shared download+decode of the original and waits for it.
+    private func fetch(
+        _ plan: RequestPlan, for final: SharedJob<ImageResponse>, revalidation: HTTPCacheMetadata?, revalidating: Bool
+    ) async throws -> FetchedImage {
+        let (stream, continuation) = AsyncThrowingStream<FetchedImage, any Error>.makeStream()
+        let sink: SharedJob<FetchedImage>.Sink = { event in
+            switch event {
+            case .progress(let progress): final.send(.progress(progress))
+            case .preview(let image): final.send(.preview(image))
+            case .value(let fetched): continuation.yield(fetched)
+            case .finished(let error):
+                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+            }
+        }
+        let body: @Sendable (SharedJob<FetchedImage>) async throws -> Void = { [self] job in
+            try await runFetch(plan, job: job, revalidation: revalidation, revalidating: revalidating)
+        }
+        let (job, id): (SharedJob<FetchedImage>, Int)
+        if plan.request.hasCustomComponents {
+            (job, id) = JobRegistry<FetchJobKey, FetchedImage>.solo(priority: final.priority, sink: sink, body: body)
+        } else {
+            (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
+        }
+        final.onPriorityChange { job.setPriority($0) }
+        defer { final.onPriorityChange(nil) }
+        return try await withTaskCancellationHandler {
+            for try await fetched in stream { return fetched }
+            throw WebImageError(.cancelled, "the download of \(plan.url.absoluteString) ended without an image")
+        } onCancel: {
+            job.unsubscribe(id)
+        }
+    }
+}
+
+/// An image found in a cache.
+struct CachedImage: Sendable {
+    var image: Image
+    var data: Data?
+    var cacheType: ImageCacheType
+}

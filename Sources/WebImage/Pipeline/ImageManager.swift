@@ -1,0 +1,158 @@
+public import Foundation
+import Logging
+
+/// One call from a URL to an image: cache query, download, decode, transform, store
+/// (SDWebImage's `SDWebImageManager`).
+///
+/// A memory hit is answered synchronously inside ``image(for:)-(ImageRequest)``: no task, no actor hop.
+/// Everything else runs in shared stages: requests for the same final image share one task, and
+/// requests that differ only in their transformer share the download and decode of the original.
+///
+/// ```swift
+/// let manager = ImageManager(configuration: .init(imageCache: cache, loader: loaders, coders: coders))
+/// let response = try await manager.image(for: ImageRequest(url: url))
+/// print(response.image.pixelSize, response.cacheType)
+/// ```
+public final class ImageManager: Sendable {
+    /// What the manager is made of.
+    public let configuration: ImageManagerConfiguration
+    /// The URLs that failed permanently and are not tried again (unless `retryFailed`).
+    public let failedURLs: FailedURLCache<ContinuousClock>
+
+    let finals = JobRegistry<FinalJobKey, ImageResponse>()
+    let fetches = JobRegistry<FetchJobKey, FetchedImage>()
+    let limiter: WorkLimiter
+    let broadcaster = PipelineEventBroadcaster()
+    let metrics: ManagerMetrics
+    let logger: Logger
+
+    /// A manager made from `configuration`.
+    public init(configuration: ImageManagerConfiguration) {
+        self.configuration = configuration
+        // The hook or the loader decides what blocks; the cache only keeps the time to live.
+        failedURLs = FailedURLCache(
+            clock: ContinuousClock(), permanentTTL: configuration.failedURLTimeToLive, classify: { _ in .permanent })
+        limiter = WorkLimiter(limit: configuration.maximumConcurrentDecodes)
+        metrics = ManagerMetrics(prefix: configuration.metricsPrefix)
+        logger = configuration.logger
+    }
+
+    /// The image for `request`: from memory at once when it is there, else through the stages.
+    /// Cancelling the calling task cancels the request.
+    ///
+    /// For `refreshCached`, this returns the last response (the revalidated image, or the cached
+    /// one when the server answered 304); use ``task(for:)`` to get both.
+    public func image(for request: ImageRequest) async throws -> ImageResponse {
+        let request = prepare(request)
+        if let hit = memoryHit(request) { return hit }
+        return try await start(request).response
+    }
+
+    /// The image at `url`.
+    public func image(for url: URL) async throws -> ImageResponse {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// Starts `request` and returns its handle (progress, previews, responses, cancel, priority).
+    public func task(for request: ImageRequest) -> ImageTask {
+        start(prepare(request))
+    }
+
+    /// Starts `request` and calls `completion` with each response (twice for a refreshed cached
+    /// image) or with the error; a bridge over ``task(for:)``, not a second pipeline.
+    ///
+    /// ```swift
+    /// let operation = manager.load(ImageRequest(url: url)) { result in
+    ///     if case .success(let response) = result { show(response.image) }
+    /// }
+    /// operation.cancel()
+    /// ```
+    @discardableResult
+    public func load(
+        _ request: ImageRequest,
+        progress: (@Sendable (ImageLoadProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ImageResponse, any Error>) -> Void
+    ) -> ImageLoadOperation {
+        let task = task(for: request)
+        if let progress {
+            Task { for await value in task.progress { progress(value) } }
+        }
+        Task {
+            do {
+                for try await response in task.responses { completion(.success(response)) }
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        return ImageLoadOperation(task: task)
+    }
+
+    /// The stage events of every request from now on (cache query, download, decode, transform,
+    /// store, with durations).
+    public func events() -> AsyncStream<ImagePipelineEvent> { broadcaster.subscribe() }
+
+    /// The final cache key of `request` (after the options processor), or nil for an invalid URL.
+    public func cacheKey(for request: ImageRequest) -> String? { prepare(request).cacheKey }
+
+    /// How many shared tasks are running (final images, then download+decode stages).
+    public var runningTaskCounts: (finals: Int, fetches: Int) { (finals.count, fetches.count) }
+
+    // MARK: Internals
+
+    /// Applies the default options and the options processor.
+    func prepare(_ request: ImageRequest) -> ImageRequest {
+        var request = request
+        if !configuration.defaultOptions.isEmpty { request.options.formUnion(configuration.defaultOptions) }
+        if let processor = configuration.optionsProcessor { request = processor(request) }
+        return request
+    }
+
+    /// The memory hit, synchronously, when the request allows answering from memory.
+    @inline(__always)
+    func memoryHit(_ request: ImageRequest) -> ImageResponse? {
+        guard let url = request.url, request.queryCacheType.includesMemory,
+            request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
+        else { return nil }
+        if !request.options.contains(.retryFailed), failedURLs.count > 0, failedURLs.isBlocked(url) { return nil }
+        guard let key = request.cacheKey else { return nil }
+        let cache = request.imageCache ?? configuration.imageCache
+        guard let image = cache.memoryImage(forKey: key) else { return nil }
+        metrics.memoryHits.increment()
+        return ImageResponse(image: image, cacheType: .memory, url: url)
+    }
+
+    /// Makes the task and wires it to a shared final-image job.
+    func start(_ request: ImageRequest) -> ImageTask {
+        let task = ImageTask(request: request)
+        metrics.requests.increment()
+        guard let url = request.url, let key = request.cacheKey, let originalKey = request.originalCacheKey else {
+            let error = WebImageError(.invalidURL, "the request has no valid URL (or its cache key filter gave none)")
+            task.receive(.finished(error))
+            return task
+        }
+        if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
+            task.receive(.finished(WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")))
+            return task
+        }
+        if let hit = memoryHit(request) {
+            task.receive(.value(hit))
+            task.receive(.finished(nil))
+            return task
+        }
+        let plan = RequestPlan(request: request, url: url, key: key, originalKey: originalKey)
+        let sink: SharedJob<ImageResponse>.Sink = { [task] event in task.receive(event) }
+        let body: @Sendable (SharedJob<ImageResponse>) async throws -> Void = { [self] job in
+            try await runFinal(plan, job: job)
+        }
+        let joined: (job: SharedJob<ImageResponse>, id: Int)
+        if request.hasCustomComponents {
+            joined = JobRegistry<FinalJobKey, ImageResponse>.solo(priority: request.priority, sink: sink, body: body)
+        } else {
+            joined = finals.join(plan.finalKey, priority: request.priority, sink: sink, body: body)
+        }
+        let (job, id) = joined
+        job.setPriority(request.priority)
+        task.attach(cancel: { job.unsubscribe(id) }, setPriority: { job.setPriority($0) })
+        return task
+    }
+}

@@ -1,0 +1,77 @@
+public import Foundation
+import Synchronization
+
+/// One stage of a request, as the manager reports it through ``ImageManager/events()``.
+///
+/// ```swift
+/// for await event in manager.events() where event.stage == .download {
+///     print(event.url, event.duration, event.succeeded)
+/// }
+/// ```
+public struct ImagePipelineEvent: Sendable {
+    /// The stages of the pipeline.
+    public enum Stage: String, Sendable, Hashable, CaseIterable {
+        /// A cache query (final or original key).
+        case cacheQuery
+        /// A download through the loader.
+        case download
+        /// Decoding bytes into an image.
+        case decode
+        /// Applying the transformer.
+        case transform
+        /// Storing into the cache.
+        case store
+    }
+
+    /// Which stage ran.
+    public var stage: Stage
+    /// The request's URL.
+    public var url: URL
+    /// The cache key the stage worked on.
+    public var key: String
+    /// How long the stage took.
+    public var duration: Duration
+    /// Whether it succeeded (a cache query that missed still succeeded; see ``hit``).
+    public var succeeded: Bool
+    /// For cache queries: whether something was found.
+    public var hit: Bool
+
+    /// An event.
+    public init(stage: Stage, url: URL, key: String, duration: Duration, succeeded: Bool, hit: Bool = false) {
+        self.stage = stage
+        self.url = url
+        self.key = key
+        self.duration = duration
+        self.succeeded = succeeded
+        self.hit = hit
+    }
+}
+
+/// Fans pipeline events out to every subscriber; costs one lock check when nobody listens.
+final class PipelineEventBroadcaster: Sendable {
+    private struct State {
+        var nextID = 0
+        var subscribers: [Int: AsyncStream<ImagePipelineEvent>.Continuation] = [:]
+    }
+    private let state = Mutex(State())
+
+    func subscribe() -> AsyncStream<ImagePipelineEvent> {
+        let (stream, continuation) = AsyncStream<ImagePipelineEvent>.makeStream()
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
+    func send(_ event: ImagePipelineEvent) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.yield(event) }
+    }
+}

@@ -1,0 +1,61 @@
+extension ImageRequest {
+    /// The on/off switches of a request: the `SDWebImageOptions` that apply off UIKit.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: url)
+    /// request.options = [.retryFailed, .highPriority]
+    /// ```
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt32
+        /// Creates options from their raw bits.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Ignore the failed-URL blocklist for this request.
+        public static let retryFailed = Options(rawValue: 1 << 0)
+        /// Download at low priority (prefetching).
+        public static let lowPriority = Options(rawValue: 1 << 1)
+        /// Download at high priority.
+        public static let highPriority = Options(rawValue: 1 << 2)
+        /// Decode partial data as it arrives and deliver previews.
+        public static let progressiveLoad = Options(rawValue: 1 << 3)
+        /// Deliver the cached image, then revalidate it with the stored HTTP validators.
+        public static let refreshCached = Options(rawValue: 1 << 4)
+        /// Send and store cookies, for loaders that keep a cookie store (no built-in loader does yet).
+        public static let handleCookies = Options(rawValue: 1 << 5)
+        /// Accept invalid TLS certificates (the HTTP loader takes this from its configuration:
+        /// `HTTPImageLoaderConfiguration.acceptsInvalidCertificates`).
+        public static let allowInvalidSSLCertificates = Options(rawValue: 1 << 6)
+        /// Apply the transformer to animated images too (otherwise they are delivered untransformed).
+        public static let transformAnimatedImage = Options(rawValue: 1 << 7)
+        /// Scale down images whose decoded size exceeds ``ImageRequest/scaleDownLimitBytes``
+        /// (default 60 MB).
+        public static let scaleDownLargeImages = Options(rawValue: 1 << 8)
+        /// On a memory hit, also read the encoded bytes from disk.
+        public static let queryMemoryData = Options(rawValue: 1 << 9)
+        /// Query the disk synchronously with the memory lookup (kept for parity; the disk query
+        /// is always awaited before anything else happens for the request).
+        public static let queryDiskDataSync = Options(rawValue: 1 << 10)
+        /// Never download: a cache miss fails with ``WebImageError/Code/notCached``.
+        public static let fromCacheOnly = Options(rawValue: 1 << 11)
+        /// Skip the cache query (results are still stored).
+        public static let fromLoaderOnly = Options(rawValue: 1 << 12)
+        /// Decode only the first frame of animated images.
+        public static let decodeFirstFrameOnly = Options(rawValue: 1 << 13)
+        /// Keep every animation frame decoded (no on-demand frames).
+        public static let preloadAllFrames = Options(rawValue: 1 << 14)
+        /// Deliver only after the cache stores (disk included) have finished.
+        public static let waitStoreCache = Options(rawValue: 1 << 15)
+        /// Apply the transformer to vector images too (no vector format is decoded yet: no effect).
+        public static let transformVectorImage = Options(rawValue: 1 << 16)
+        /// Skip SDWebImage's force-decode step. WebImage's coders always produce pixels while decoding,
+        /// so there is no separate step to skip: accepted for parity, it changes nothing.
+        public static let avoidDecodeImage = Options(rawValue: 1 << 17)
+
+        /// Options that change what a request produces, and so which requests may share a task.
+        static let behavioural: Options = [
+            .retryFailed, .progressiveLoad, .refreshCached, .transformAnimatedImage, .queryMemoryData,
+            .fromCacheOnly, .fromLoaderOnly, .avoidDecodeImage, .handleCookies, .allowInvalidSSLCertificates,
+            .waitStoreCache, .preloadAllFrames,
+        ]
+    }
+}

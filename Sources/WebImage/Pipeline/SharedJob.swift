@@ -1,0 +1,156 @@
+import Synchronization
+
+/// What a shared job tells its subscribers.
+enum JobEvent<Value: Sendable>: Sendable {
+    /// Bytes arrived.
+    case progress(ImageLoadProgress)
+    /// A progressive partial image.
+    case preview(Image)
+    /// A result; a job may deliver more than one (refreshCached: the cached one, then the new one).
+    case value(Value)
+    /// The job ended: `nil` after its last value, or the error.
+    case finished((any Error)?)
+}
+
+/// One unit of work shared by every request that needs it (a download+decode, or a final
+/// image), with the lifecycle the manager's coalescing needs:
+///
+/// - subscribers join while it runs and each gets every later event;
+/// - a subscriber that leaves gets `cancelled` at once; the work is cancelled only when the last
+///   subscriber leaves;
+/// - once finished or cancelled it takes no more subscribers (``subscribe(_:)`` returns nil) and
+///   removes itself from its registry through `onEnd`.
+final class SharedJob<Value: Sendable>: Sendable {
+    typealias Sink = @Sendable (JobEvent<Value>) -> Void
+
+    private struct State {
+        var nextID = 0
+        var sinks: [Int: Sink] = [:]
+        var ended = false
+        var work: Task<Void, Never>?
+        var priority: ImageLoadPriority
+        var onPriority: (@Sendable (ImageLoadPriority) -> Void)?
+    }
+    private let state: Mutex<State>
+    private let onEnd: @Sendable (SharedJob<Value>) -> Void
+
+    init(priority: ImageLoadPriority, onEnd: @escaping @Sendable (SharedJob<Value>) -> Void) {
+        state = Mutex(State(priority: priority))
+        self.onEnd = onEnd
+    }
+
+    /// Starts the work in a new task (off the caller's task). Call once, after the first subscribe.
+    func start(_ body: @escaping @Sendable (SharedJob<Value>) async throws -> Void) {
+        let work = Task {
+            do {
+                try await body(self)
+                self.end(nil)
+            } catch {
+                self.end(error)
+            }
+        }
+        state.withLock { $0.work = work }
+    }
+
+    /// Adds a subscriber; nil when the job has already ended.
+    func subscribe(_ sink: @escaping Sink) -> Int? {
+        state.withLock { state in
+            guard !state.ended else { return nil }
+            defer { state.nextID += 1 }
+            state.sinks[state.nextID] = sink
+            return state.nextID
+        }
+    }
+
+    /// Removes a subscriber, telling it `cancelled`; cancels the work if it was the last one.
+    func unsubscribe(_ id: Int) {
+        let (sink, cancelWork) = state.withLock { state -> (Sink?, Task<Void, Never>?) in
+            guard let sink = state.sinks.removeValue(forKey: id) else { return (nil, nil) }
+            guard state.sinks.isEmpty, !state.ended else { return (sink, nil) }
+            state.ended = true
+            return (sink, state.work)
+        }
+        sink?(.finished(WebImageError(.cancelled, "the image request was cancelled")))
+        if let cancelWork {
+            cancelWork.cancel()
+            onEnd(self)
+        }
+    }
+
+    /// Sends an event to every subscriber.
+    func send(_ event: JobEvent<Value>) {
+        let sinks = state.withLock { Array($0.sinks.values) }
+        for sink in sinks { sink(event) }
+    }
+
+    /// The priority the work should run at (the last one asked for).
+    var priority: ImageLoadPriority { state.withLock { $0.priority } }
+
+    /// Changes the priority and tells the running stage (a queued download).
+    func setPriority(_ priority: ImageLoadPriority) {
+        let apply = state.withLock { state in
+            state.priority = priority
+            return state.onPriority
+        }
+        apply?(priority)
+    }
+
+    /// Sets what a priority change does now (the current stage's reaction).
+    func onPriorityChange(_ body: (@Sendable (ImageLoadPriority) -> Void)?) {
+        state.withLock { $0.onPriority = body }
+    }
+
+    private func end(_ error: (any Error)?) {
+        let (sinks, wasEnded) = state.withLock { state -> ([Sink], Bool) in
+            let wasEnded = state.ended
+            state.ended = true
+            defer { state.sinks.removeAll() }
+            return (Array(state.sinks.values), wasEnded)
+        }
+        for sink in sinks { sink(.finished(error)) }
+        if !wasEnded { onEnd(self) }
+    }
+}
+
+/// A registry of running jobs by key: the coalescing table of one stage.
+final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let jobs = Mutex<[Key: SharedJob<Value>]>([:])
+
+    /// Subscribes `sink` to the running job for `key`, or makes, subscribes and starts a new one
+    /// with `body`. Returns the job and the subscription id.
+    func join(
+        _ key: Key, priority: ImageLoadPriority, sink: @escaping SharedJob<Value>.Sink,
+        body: @escaping @Sendable (SharedJob<Value>) async throws -> Void
+    ) -> (job: SharedJob<Value>, id: Int) {
+        let (job, id, isNew) = jobs.withLock { jobs -> (SharedJob<Value>, Int, Bool) in
+            if let running = jobs[key], let id = running.subscribe(sink) { return (running, id, false) }
+            let job = SharedJob<Value>(priority: priority) { [weak self] ended in self?.remove(key, ifStill: ended) }
+            // A new job has not ended: subscribing cannot fail.
+            let id = job.subscribe(sink) ?? 0
+            jobs[key] = job
+            return (job, id, true)
+        }
+        if isNew { job.start(body) }
+        return (job, id)
+    }
+
+    /// A job that is not coalesced with any other (requests with closures), started with `body`.
+    static func solo(
+        priority: ImageLoadPriority, sink: @escaping SharedJob<Value>.Sink,
+        body: @escaping @Sendable (SharedJob<Value>) async throws -> Void
+    ) -> (job: SharedJob<Value>, id: Int) {
+        let job = SharedJob<Value>(priority: priority) { _ in }
+        let id = job.subscribe(sink) ?? 0
+        job.start(body)
+        return (job, id)
+    }
+
+    /// How many jobs are running.
+    var count: Int { jobs.withLock { $0.count } }
+
+    private func remove(_ key: Key, ifStill job: SharedJob<Value>) {
+        jobs.withLock { jobs in
+            if jobs[key] === job { jobs[key] = nil }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageHTTPTesting
+import WebImageKit
+import WebImageTesting
+
+@Suite("ImagePrefetcher, the completion bridge, events", .timeLimit(.minutes(1)))
+struct PrefetcherAndBridgeTests {
+    @Test func prefetchesAtMostThreeAtOnceAndCountsFailures() async throws {
+        try await withHarness { harness in
+            let gate = TestGate()
+            for index in 0..<5 {
+                harness.server.route("/p\(index).png", response: TestResponse(
+                    status: 200, headers: [("Content-Type", "image/png")],
+                    body: [.wait(gate)] + TestResponse.steps(try Fixture.png(seed: index + 1))))
+            }
+            harness.server.route("/missing.png", response: .status(404))
+            let manager = try harness.makeManager()
+            let urls: [URL?] = (0..<5).map { harness.server.url("/p\($0).png") } + [harness.server.url("/missing.png"), nil]
+            let token = ImagePrefetcher(manager: manager).prefetch(urls)
+            await gate.waitForArrivals(3)
+            // The fourth URL starts only when one of the first three ends.
+            #expect(harness.server.log.requests.count == 3)
+            gate.open()
+            let summary = await token.completion
+            #expect(summary == ImagePrefetchProgress(finished: 5, failed: 2, total: 7))
+            var seen: [ImagePrefetchProgress] = []
+            for await progress in token.progress { seen.append(progress) }
+            #expect(seen.count == 7)
+            #expect(seen.last == summary)
+            for index in 0..<5 {
+                let key = harness.server.url("/p\(index).png").absoluteString
+                #expect(manager.configuration.imageCache.memoryImage(forKey: key) != nil)
+            }
+        }
+    }
+
+    @Test func prefetchToDiskOnlyKeepsNothingInMemory() async throws {
+        try await withHarness { harness in
+            let png = try Fixture.png()
+            harness.server.route("/disk.png", response: .ok(png))
+            let manager = try harness.makeManager()
+            let url = harness.server.url("/disk.png")
+            let prefetcher = ImagePrefetcher(manager: manager, destination: .diskOnly, options: [.waitStoreCache])
+            let summary = await prefetcher.prefetch([url]).completion
+            #expect(summary.finished == 1)
+            let cache = manager.configuration.imageCache
+            #expect(cache.memoryImage(forKey: url.absoluteString) == nil)
+            #expect(try await diskEntry(cache, url.absoluteString)?.data == png)
+        }
+    }
+
+    @Test func cancelAllStopsThePrefetch() async throws {
+        try await withHarness { harness in
+            let gate = TestGate()
+            for index in 0..<6 {
+                harness.server.route("/q\(index).png", response: TestResponse(
+                    status: 200, headers: [("Content-Type", "image/png")],
+                    body: [.wait(gate)] + TestResponse.steps(try Fixture.png())))
+            }
+            let manager = try harness.makeManager()
+            let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+            let token = prefetcher.prefetch((0..<6).map { harness.server.url("/q\($0).png") })
+            await gate.waitForArrivals(2)
+            prefetcher.cancelAll()
+            let summary = await token.completion
+            #expect(summary.cancelled)
+            #expect(summary.finished == 0)
+            #expect(summary.failed == 2)
+            #expect(harness.server.log.requests.count == 2)
+        }
+    }
+
+    @Test func completionHandlerBridge() async throws {
+        try await withHarness { harness in
+            harness.server.route("/cb.png", response: .ok(try Fixture.png()))
+            let manager = try harness.makeManager()
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResponse, any Error>, Never>) in
+                manager.load(ImageRequest(url: harness.server.url("/cb.png"))) { continuation.resume(returning: $0) }
+            }
+            #expect(try result.get().image.pixelSize == PixelSize(width: 64, height: 48))
+
+            let gate = TestGate()
+            harness.server.route("/cancel.png", response: TestResponse(
+                status: 200, headers: [("Content-Type", "image/png")],
+                body: [.wait(gate)] + TestResponse.steps(try Fixture.png())))
+            let cancelled = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResponse, any Error>, Never>) in
+                let operation = manager.load(ImageRequest(url: harness.server.url("/cancel.png"))) {
+                    continuation.resume(returning: $0)
+                }
+                Task {
+                    await gate.waitForArrivals(1)
+                    operation.cancel()
+                }
+            }
+            #expect(cancelled.failure.flatMap { WebImageError.Code.of($0) } == .cancelled)
+        }
+    }
+
+    @Test func stagesAreReportedWithDurations() async throws {
+        try await withHarness { harness in
+            harness.server.route("/ev.png", response: .ok(try Fixture.png()))
+            let manager = try harness.makeManager()
+            let events = manager.events()
+            var request = ImageRequest(url: harness.server.url("/ev.png"), options: [.waitStoreCache])
+            request.transformer = ResizeTransformer(size: PixelSize(width: 4, height: 4))
+            _ = try await manager.image(for: request)
+            var stages: [ImagePipelineEvent.Stage] = []
+            for await event in events {
+                #expect(event.duration >= .zero)
+                stages.append(event.stage)
+                if stages.filter({ $0 == .store }).count == 2 { break }
+            }
+            #expect(stages == [.cacheQuery, .cacheQuery, .download, .decode, .store, .transform, .store])
+        }
+    }
+
+    @Test func progressAndProgressivePreviews() async throws {
+        try await withHarness { harness in
+            let png = try Fixture.png(width: 256, height: 256)
+            harness.server.route("/prog.png", response: .chunked(png, chunkSize: png.count / 4 + 1))
+            let manager = try harness.makeManager()
+            let task = manager.task(for: ImageRequest(url: harness.server.url("/prog.png"), options: [.progressiveLoad]))
+            var progress: [ImageLoadProgress] = []
+            for await value in task.progress { progress.append(value) }
+            #expect(progress.last?.receivedBytes == png.count)
+            #expect(progress.allSatisfy { $0.partialData == nil })
+            _ = try await task.response
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
