@@ -17,7 +17,7 @@ public final class ImageManager: Sendable {
     /// What the manager is made of.
     public let configuration: ImageManagerConfiguration
     /// The URLs that failed permanently and are not tried again (unless `retryFailed`).
-    public let failedURLs: FailedURLCache<ContinuousClock>
+    public let failedURLs: any FailedURLRecording
 
     let finals = JobRegistry<FinalJobKey, ImageResponse>()
     let fetches = JobRegistry<FetchJobKey, FetchedImage>()
@@ -30,8 +30,9 @@ public final class ImageManager: Sendable {
     public init(configuration: ImageManagerConfiguration) {
         self.configuration = configuration
         // The hook or the loader decides what blocks; the cache only keeps the time to live.
-        failedURLs = FailedURLCache(
-            clock: ContinuousClock(), permanentTTL: configuration.failedURLTimeToLive, classify: { _ in .permanent })
+        failedURLs = configuration.failedURLs
+            ?? FailedURLCache(
+                clock: ContinuousClock(), permanentTTL: configuration.failedURLTimeToLive, classify: { _ in .permanent })
         limiter = WorkLimiter(limit: configuration.maximumConcurrentDecodes)
         metrics = ManagerMetrics(prefix: configuration.metricsPrefix)
         logger = configuration.logger

@@ -22,6 +22,11 @@ public struct ImageManagerConfiguration: Sendable {
     /// How long a permanently failing URL stays blocked; `nil` (the default): for the manager's
     /// lifetime, as SDWebImage. Transient failures are never blocked.
     public var failedURLTimeToLive: Duration?
+    /// The failed-URL store to use instead of one made from ``failedURLTimeToLive`` (for example a
+    /// ``FailedURLCache`` over an injected clock). The manager records only the failures its
+    /// should-block decision (hook or loader rule) accepts; the store's own classification applies
+    /// on top.
+    public var failedURLs: (any FailedURLRecording)?
     /// How many decodes and transforms run at once (default: the number of active cores).
     public var maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Asked before each download; `false` fails the request with

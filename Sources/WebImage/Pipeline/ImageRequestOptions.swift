@@ -6,6 +6,7 @@ extension ImageRequest {
     /// request.options = [.retryFailed, .highPriority]
     /// ```
     public struct Options: OptionSet, Hashable, Sendable {
+        /// The option bits.
         public let rawValue: UInt32
         /// Creates options from their raw bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
