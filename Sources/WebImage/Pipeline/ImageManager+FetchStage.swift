@@ -156,6 +156,7 @@ extension ImageManager {
 
     /// Blocks `url` when the hook (or else the loader's rule) says the failure is permanent.
     private func recordFailure(_ url: URL, error: any Error, loader: any ImageLoading) {
+        if error is CancellationError || (error as? WebImageError)?.code == .cancelled { return }
         metrics.failures.increment()
         logger.warning("loading \(url.absoluteString) failed: \(error)")
         let block = configuration.shouldBlockFailedURL?(url, error) ?? loader.shouldBlockFailedURL(url, error: error)

@@ -33,6 +33,7 @@ extension ImageManager {
             (request.originalImageCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
         }
         if plan.hasDerivedKey {
+            var transformed = false
             if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
                 let source = image
                 let start = ContinuousClock.now
@@ -44,17 +45,20 @@ extension ImageManager {
                     throw error
                 }
                 data = nil
+                transformed = true
             }
-            try await storeDerived(image, originalData: fetched.data, plan: plan, cache: cache)
+            // Untouched pixels (a skipped transform, no thumbnail) keep the original bytes.
+            let storedData = !transformed && request.thumbnailPixelSize == nil ? fetched.data : nil
+            try await storeDerived(image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache)
         }
         job.send(.value(ImageResponse(image: image, data: data, cacheType: fetched.cacheType, url: plan.url)))
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
     /// its bytes (from the cache serializer, else encoded in the source format) on disk.
-    private func storeDerived(_ image: Image, originalData: Data?, plan: RequestPlan, cache: any ImageCaching)
-        async throws
-    {
+    private func storeDerived(
+        _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: any ImageCaching
+    ) async throws {
         let storeType = plan.request.storeCacheType
         if storeType.includesMemory { cache.storeInMemory(image, forKey: plan.key) }
         guard storeType.includesDisk else { return }
@@ -66,6 +70,7 @@ extension ImageManager {
             do {
                 let bytes = try await limiter.run { () throws -> Data in
                     if let serialized = serializer?(image, originalData, plan.url) { return serialized }
+                    if let storedData { return storedData }
                     var format = image.format
                     if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
                     return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
@@ -117,6 +122,7 @@ extension ImageManager {
         } else {
             (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
         }
+        if final.priority > job.priority { job.setPriority(final.priority) }
         final.onPriorityChange { job.setPriority($0) }
         defer { final.onPriorityChange(nil) }
         return try await withTaskCancellationHandler {

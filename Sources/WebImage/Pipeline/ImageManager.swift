@@ -152,7 +152,8 @@ public final class ImageManager: Sendable {
             joined = finals.join(plan.finalKey, priority: request.priority, sink: sink, body: body)
         }
         let (job, id) = joined
-        job.setPriority(request.priority)
+        // A shared job runs at the highest priority any of its callers asked for.
+        if request.priority > job.priority { job.setPriority(request.priority) }
         task.attach(cancel: { job.unsubscribe(id) }, setPriority: { job.setPriority($0) })
         return task
     }
