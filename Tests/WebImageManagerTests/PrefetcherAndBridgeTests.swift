@@ -131,6 +131,30 @@ struct PrefetcherAndBridgeTests {
     }
 }
 
+@Suite("ImageManager: progressive previews", .timeLimit(.minutes(1)))
+struct ManagerPreviewTests {
+    @Test func aPreviewArrivesWhileTheRestOfTheBodyIsParked() async throws {
+        try await withHarness { harness in
+            // The first part is a whole small PNG; the rest (after the gate) is trailing bytes
+            // that decoders ignore, so the partial data decodes into a preview.
+            let png = try Fixture.png(width: 20, height: 10)
+            let gate = TestGate()
+            harness.server.route("/pv.png", response: TestResponse(
+                status: 200, headers: [("Content-Type", "image/png")],
+                body: TestResponse.steps(png) + [.wait(gate)] + TestResponse.steps(Data(repeating: 0, count: 64))))
+            let manager = try harness.makeManager()
+            let task = manager.task(for: ImageRequest(url: harness.server.url("/pv.png"), options: [.progressiveLoad]))
+            var previews = task.previews.makeAsyncIterator()
+            let preview = await previews.next()
+            #expect(preview?.pixelSize == PixelSize(width: 20, height: 10))
+            // The gate is still closed: the preview came from the partial body.
+            #expect(!gate.isOpen)
+            gate.open()
+            #expect(try await task.response.image.pixelSize == PixelSize(width: 20, height: 10))
+        }
+    }
+}
+
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { return error }
