@@ -5,6 +5,7 @@ import PackageDescription
 // package-benchmark. Run from this folder:
 //   swift package benchmark                  (package-benchmark suites)
 //   ./compare.sh                             (us beside tjbench, Pillow and vipsthumbnail)
+//   ./loader-compare.sh                      (HTTP loader beside curl --parallel, same loopback server)
 let package = Package(
     name: "WebImageBenchmarks",
     platforms: [.macOS(.v15)],
@@ -21,6 +22,13 @@ let package = Package(
             name: "webimage-bench",
             dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: "WebImage")],
             path: "Sources/webimage-bench"),
+        .executableTarget(
+            name: "webimage-loader-bench",
+            dependencies: [
+                .product(name: "WebImageHTTP", package: "WebImage"),
+                .product(name: "WebImageHTTPTesting", package: "WebImage"),
+            ],
+            path: "Sources/webimage-loader-bench"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
