@@ -57,6 +57,9 @@ extension HTTPImageLoader {
             metadata: ["url": "\(head.url.absoluteString)", "status": "\(head.statusCode ?? 0)"])
         broadcaster.yield(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
         try check(head, request: request)
+        if let length = head.expectedContentLength, length > 0 {
+            state.withLock { $0.flows[id]?.data.reserveCapacity(length) }
+        }
         for try await chunk in response.body {
             try Task.checkCancellation()
             try receive(chunk, download: id)

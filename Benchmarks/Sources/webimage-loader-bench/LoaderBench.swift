@@ -15,7 +15,7 @@ struct LoaderBench {
     }
 
     static func main() async throws {
-        let runs = Int(ProcessInfo.processInfo.environment["RUNS"] ?? "") ?? 3
+        let runs = max(1, Int(ProcessInfo.processInfo.environment["RUNS"] ?? "") ?? 3)
         let server = try await LoopbackHTTPServer.start()
         let workloads = [
             Workload(name: "2000 x 10 KB", paths: (0..<2_000).map { "/small/\($0).png" }, bytesEach: 10 * 1024),
@@ -29,13 +29,23 @@ struct LoaderBench {
         print("workload        client                      images/s        MB/s   (median of \(runs))")
         for workload in workloads {
             let urls = workload.paths.map { server.url($0) }
-            let ours = try await median(runs) { try await fetchWithLoader(loader, urls: urls, bytesEach: workload.bytesEach) }
+            var ourSamples: [Double] = []
+            for _ in 0..<runs {
+                ourSamples.append(try await fetchWithLoader(loader, urls: urls, bytesEach: workload.bytesEach))
+            }
+            let ours = median(ourSamples)
             report(workload, "WebImage HTTPImageLoader", seconds: ours)
-            if let curl = try await medianOptional(runs, { try curlSeconds(urls: urls) }) {
-                report(workload, "curl --parallel-max 6", seconds: curl)
-                print(String(format: "%@ ratio (curl time / ours): %.2f", workload.name, curl / ours))
-            } else {
+            var curlSamples: [Double] = []
+            for _ in 0..<runs {
+                guard let sample = try curlSeconds(urls: urls) else { break }
+                curlSamples.append(sample)
+            }
+            if curlSamples.isEmpty {
                 print("\(workload.name): curl not found, anchor skipped")
+            } else {
+                let curl = median(curlSamples)
+                report(workload, "curl --parallel-max 6", seconds: curl)
+                print("\(workload.name): curl time / our time = \(String(format: "%.2f", curl / ours))")
             }
         }
         try await loader.shutdown()
@@ -75,7 +85,9 @@ struct LoaderBench {
             to: config, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["--parallel", "--parallel-max", "6", "--silent", "--fail", "--config", config.path]
+        process.arguments = ["--parallel", "--parallel-max", "6", "--silent", "--no-progress-meter", "--fail", "--config", config.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
         try process.run()
         process.waitUntilExit()
@@ -85,19 +97,8 @@ struct LoaderBench {
         return seconds(ContinuousClock.now - start)
     }
 
-    static func median(_ runs: Int, _ body: () async throws -> Double) async throws -> Double {
-        var samples: [Double] = []
-        for _ in 0..<max(1, runs) { samples.append(try await body()) }
-        return samples.sorted()[samples.count / 2]
-    }
-
-    static func medianOptional(_ runs: Int, _ body: () throws -> Double?) async throws -> Double? {
-        var samples: [Double] = []
-        for _ in 0..<max(1, runs) {
-            guard let sample = try body() else { return nil }
-            samples.append(sample)
-        }
-        return samples.sorted()[samples.count / 2]
+    static func median(_ samples: [Double]) -> Double {
+        samples.sorted()[samples.count / 2]
     }
 
     static func seconds(_ duration: Duration) -> Double {
