@@ -15,11 +15,17 @@ let package = Package(
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
+        .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: Core: pure Swift, no C.
@@ -69,6 +75,27 @@ let package = Package(
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
 
+        // MARK: HTTP loader on AsyncHTTPClient, and its loopback test server (NIO stays out of the core).
+        .target(
+            name: "WebImageHTTP",
+            dependencies: [
+                "WebImage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "WebImageHTTPTesting",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+
         // MARK: Command-line tool.
         .executableTarget(
             name: "webimage",
@@ -93,6 +120,16 @@ let package = Package(
             dependencies: [
                 "WebImageDiskCache", "WebImageTesting", "webimage-cache-stress",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageHTTPTests",
+            dependencies: [
+                "WebImageHTTP", "WebImageHTTPTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// Loads `data:` URLs (RFC 2397), base64 (`data:image/png;base64,…`) or percent-encoded
+/// (`data:image/svg+xml,%3Csvg…`).
+///
+/// The media type becomes the response's `Content-Type` (default `text/plain;charset=US-ASCII`);
+/// a malformed URL fails with ``WebImageError/Code/invalidURL``.
+///
+/// ```swift
+/// let url = URL(string: "data:image/gif;base64,R0lGODlhAQABAAAAACw=")!
+/// let bytes = try await DataURLImageLoader().load(ImageLoadRequest(url: url)).result().data
+/// ```
+public struct DataURLImageLoader: ImageLoading {
+    /// A data: URL loader.
+    public init() {}
+
+    /// `"data"`.
+    public var name: String { "data" }
+
+    /// Whether `url`'s scheme is `data`.
+    public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "data" }
+
+    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
+        .run { continuation in
+            let start = ContinuousClock.now
+            let (mediaType, data) = try Self.decode(request.url)
+            let response = ImageLoadResponse(
+                url: request.url, headers: ["Content-Type": mediaType, "Content-Length": String(data.count)])
+            continuation.yield(.response(response))
+            continuation.yield(.progress(ImageLoadProgress(
+                receivedBytes: data.count, expectedBytes: data.count,
+                partialData: request.reportsPartialData ? data : nil)))
+            let elapsed = ContinuousClock.now - start
+            return ImageLoadResult(
+                data: data, response: response,
+                metrics: ImageLoadMetrics(receivedBytes: data.count, timeToFirstByte: elapsed, totalDuration: elapsed))
+        }
+    }
+
+    /// The media type and bytes of a data: URL.
+    public static func decode(_ url: URL) throws -> (mediaType: String, data: Data) {
+        let text = url.absoluteString
+        guard text.lowercased().hasPrefix("data:"), let comma = text.firstIndex(of: ",") else {
+            throw WebImageError(.invalidURL, "not a data: URL: \(text.prefix(64))")
+        }
+        var meta = String(text[text.index(text.startIndex, offsetBy: 5)..<comma])
+        let payload = text[text.index(after: comma)...]
+        let isBase64 = meta.lowercased().hasSuffix(";base64")
+        if isBase64 { meta.removeLast(7) }
+        let mediaType = meta.isEmpty ? "text/plain;charset=US-ASCII" : (meta.hasPrefix(";") ? "text/plain" + meta : meta)
+        guard let bytes = percentDecoded(payload.utf8) else {
+            throw WebImageError(.invalidURL, "malformed percent-encoding in a data: URL")
+        }
+        if isBase64 {
+            let compact = Data(bytes.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+            guard let data = Data(base64Encoded: compact) else {
+                throw WebImageError(.invalidURL, "malformed base64 in a data: URL")
+            }
+            return (mediaType, data)
+        }
+        return (mediaType, Data(bytes))
+    }
+
+    private static func percentDecoded(_ input: String.UTF8View.SubSequence) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var iterator = input.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            output.append(high << 4 | low)
+        }
+        return output
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+public import Foundation
+
+/// Loads file:// URLs by streamed reads, reporting progress after each chunk.
+///
+/// A missing or unreadable file fails with ``WebImageError/Code/fileUnreadable`` (not blocked by
+/// the standard policy: the file may appear later); a file over ``maximumBytes`` fails with
+/// ``WebImageError/Code/tooLarge`` before it is read.
+///
+/// ```swift
+/// let result = try await FileImageLoader().load(ImageLoadRequest(url: URL(fileURLWithPath: path))).result()
+/// ```
+public struct FileImageLoader: ImageLoading {
+    /// Bytes per read.
+    public var chunkSize: Int
+    /// The largest file loaded.
+    public var maximumBytes: Int
+    /// Which failures block a URL.
+    public var blockingPolicy: FailedURLBlockingPolicy
+
+    /// A loader reading `chunkSize` bytes at a time, refusing files over `maximumBytes`.
+    public init(
+        chunkSize: Int = 64 * 1024, maximumBytes: Int = 100 * 1024 * 1024,
+        blockingPolicy: FailedURLBlockingPolicy = .standard
+    ) {
+        self.chunkSize = max(1, chunkSize)
+        self.maximumBytes = maximumBytes
+        self.blockingPolicy = blockingPolicy
+    }
+
+    /// `"file"`.
+    public var name: String { "file" }
+
+    /// Whether `url` is a file URL.
+    public func canLoad(_ url: URL) -> Bool { url.isFileURL }
+
+    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
+        let chunkSize = chunkSize
+        let maximumBytes = maximumBytes
+        return .run { continuation in
+            try Self.read(request, chunkSize: chunkSize, maximumBytes: maximumBytes, continuation: continuation)
+        }
+    }
+
+    public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
+        blockingPolicy.shouldBlock(error)
+    }
+
+    private static func read(
+        _ request: ImageLoadRequest, chunkSize: Int, maximumBytes: Int,
+        continuation: AsyncThrowingStream<ImageLoadEvent, any Error>.Continuation
+    ) throws -> ImageLoadResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let url = request.url
+        let handle: FileHandle
+        let size: Int
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+            size = Int(try handle.seekToEnd())
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw WebImageError(.fileUnreadable, "cannot open \(url.path)", underlying: error)
+        }
+        defer { try? handle.close() }
+        guard size <= maximumBytes else {
+            throw WebImageError(.tooLarge, "\(url.path) is \(size) bytes, over the limit of \(maximumBytes)")
+        }
+        let response = ImageLoadResponse(url: url, headers: ["Content-Length": String(size)])
+        continuation.yield(.response(response))
+        let firstByte = clock.now - start
+        var data = Data()
+        data.reserveCapacity(size)
+        while true {
+            try Task.checkCancellation()
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: chunkSize)
+            } catch {
+                throw WebImageError(.fileUnreadable, "cannot read \(url.path)", underlying: error)
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            data.append(chunk)
+            guard data.count <= maximumBytes else {
+                throw WebImageError(.tooLarge, "\(url.path) grew over the limit of \(maximumBytes) bytes")
+            }
+            continuation.yield(.progress(ImageLoadProgress(
+                receivedBytes: data.count, expectedBytes: size,
+                partialData: request.reportsPartialData ? data : nil)))
+        }
+        if data.isEmpty {
+            continuation.yield(.progress(ImageLoadProgress(receivedBytes: 0, expectedBytes: size)))
+        }
+        return ImageLoadResult(
+            data: data, response: response,
+            metrics: ImageLoadMetrics(receivedBytes: data.count, timeToFirstByte: firstByte, totalDuration: clock.now - start))
+    }
+}

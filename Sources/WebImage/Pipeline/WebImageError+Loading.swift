@@ -1,0 +1,62 @@
+/// The typed details of a failed download, carried as a ``WebImageError``'s `underlying` error.
+public struct DownloadFailureDetails: Error, Sendable, Hashable {
+    /// The HTTP status of the response, when there was one.
+    public var statusCode: Int?
+    /// The response's `Content-Type`, when there was one.
+    public var contentType: String?
+    /// The response head, when one arrived (for `cacheNotModified`, its fresh `Date`/`Cache-Control`).
+    public var response: ImageLoadResponse?
+
+    /// Details from explicit values.
+    public init(statusCode: Int? = nil, contentType: String? = nil, response: ImageLoadResponse? = nil) {
+        self.statusCode = statusCode
+        self.contentType = contentType
+        self.response = response
+    }
+}
+
+extension WebImageError.Code {
+    /// The transfer failed below HTTP: connection refused, DNS failure, connection lost mid-body.
+    public static let networkError = WebImageError.Code(rawValue: "networkError")
+    /// A local file could not be opened or read.
+    public static let fileUnreadable = WebImageError.Code(rawValue: "fileUnreadable")
+}
+
+extension WebImageError {
+    /// The typed download details, when the error carries them.
+    public var downloadDetails: DownloadFailureDetails? { underlying as? DownloadFailureDetails }
+
+    /// The HTTP status of a failed download, when known.
+    ///
+    /// ```swift
+    /// catch let error as WebImageError where error.code == .invalidDownloadStatusCode {
+    ///     print(error.statusCode ?? 0)    // 404
+    /// }
+    /// ```
+    public var statusCode: Int? { downloadDetails?.statusCode }
+
+    /// The `Content-Type` of a failed download, when known.
+    public var contentType: String? { downloadDetails?.contentType }
+
+    /// An `invalidDownloadStatusCode` error naming and carrying `status`.
+    public static func invalidStatus(_ status: Int, response: ImageLoadResponse) -> WebImageError {
+        WebImageError(
+            .invalidDownloadStatusCode, "download of \(response.url.absoluteString) answered HTTP \(status)",
+            underlying: DownloadFailureDetails(statusCode: status, contentType: response.contentType, response: response))
+    }
+
+    /// An `invalidDownloadContentType` error naming and carrying the content type.
+    public static func invalidContentType(_ contentType: String?, response: ImageLoadResponse) -> WebImageError {
+        WebImageError(
+            .invalidDownloadContentType,
+            "download of \(response.url.absoluteString) has unacceptable content type \(contentType ?? "(none)")",
+            underlying: DownloadFailureDetails(statusCode: response.statusCode, contentType: contentType, response: response))
+    }
+
+    /// A `cacheNotModified` error carrying the `304` response head.
+    public static func notModified(response: ImageLoadResponse) -> WebImageError {
+        WebImageError(
+            .cacheNotModified, "\(response.url.absoluteString) is not modified (HTTP 304)",
+            underlying: DownloadFailureDetails(statusCode: response.statusCode, contentType: response.contentType, response: response))
+    }
+}

@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import WebImage
+
+extension HTTPImageLoader {
+    /// Sends the request (after credentials and the request modifier), checks the response
+    /// head, streams the body into the download's buffer with throttled progress, and returns
+    /// the decrypted body.
+    func transfer(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outgoing = ImageLoadURLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
+        if let revalidation = request.revalidation {
+            outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
+        }
+        if outgoing.headers["Authorization"] == nil, let credential = request.credential ?? configuration.credential {
+            outgoing.headers["Authorization"] = credential.basicAuthorization
+        }
+        if let modifier = request.requestModifier ?? configuration.requestModifier {
+            guard let modified = try await modifier.modify(outgoing) else {
+                throw WebImageError(.cancelled, "the request modifier cancelled \(request.url.absoluteString)")
+            }
+            outgoing = modified
+        }
+        let timeout = request.timeout ?? configuration.timeout
+        var response = try await execute(outgoing, timeout: timeout)
+        if response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
+            let provider = configuration.credentialProvider,
+            let credential = await provider(outgoing.url, response.headers.first(name: "WWW-Authenticate"))
+        {
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            outgoing.headers["Authorization"] = credential.basicAuthorization
+            response = try await execute(outgoing, timeout: timeout)
+        }
+        let timeToFirstByte = clock.now - start
+        var head = ImageLoadResponse(
+            url: response.url ?? outgoing.url, statusCode: Int(response.status.code),
+            headers: ImageLoadHeaders(response.headers.map { ($0.name, $0.value) }))
+        if let modifier = request.responseModifier ?? configuration.responseModifier {
+            guard let modified = try await modifier.modify(head) else {
+                throw WebImageError(
+                    .invalidDownloadResponse, "the response modifier rejected \(head.url.absoluteString)",
+                    underlying: DownloadFailureDetails(statusCode: head.statusCode, contentType: head.contentType, response: head))
+            }
+            head = modified
+        }
+        // Callers see every response head, even one the checks below reject.
+        state.withLock { state in
+            state.flows[id]?.response = head
+            state.yield(.response(head), to: id)
+        }
+        configuration.logger.debug(
+            "download received response",
+            metadata: ["url": "\(head.url.absoluteString)", "status": "\(head.statusCode ?? 0)"])
+        broadcaster.yield(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
+        try check(head, request: request)
+        if let length = head.expectedContentLength, length > 0 {
+            state.withLock { $0.flows[id]?.data.reserveCapacity(length) }
+        }
+        for try await chunk in response.body {
+            try Task.checkCancellation()
+            try receive(chunk, download: id)
+        }
+        var data = state.withLock { state -> Data in
+            let received = state.flows[id]?.data.count ?? 0
+            if state.flows[id]?.throttle.finalReportNeeded(receivedBytes: received) == true {
+                state.yieldProgress(of: id)
+            }
+            return state.flows[id]?.data ?? Data()
+        }
+        let receivedBytes = data.count
+        if let decryptor = request.decryptor ?? configuration.decryptor {
+            data = try decryptor.decrypt(data, head)
+        }
+        let metrics = ImageLoadMetrics(
+            receivedBytes: receivedBytes, timeToFirstByte: timeToFirstByte, totalDuration: clock.now - start,
+            redirectCount: max(0, response.history.count - 1))
+        return ImageLoadResult(data: data, response: head, metrics: metrics)
+    }
+
+    private func execute(_ outgoing: ImageLoadURLRequest, timeout: Duration) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: outgoing.url.absoluteString)
+        request.method = HTTPMethod(rawValue: outgoing.method)
+        for field in outgoing.headers { request.headers.add(name: field.name, value: field.value) }
+        if let body = outgoing.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return try await client.execute(request, timeout: TimeAmount(timeout), logger: configuration.logger)
+    }
+
+    /// Status (304 first), content type and declared length.
+    private func check(_ head: ImageLoadResponse, request: ImageLoadRequest) throws {
+        let status = head.statusCode ?? 0
+        if status == 304 { throw WebImageError.notModified(response: head) }
+        guard (request.acceptableStatusCodes ?? configuration.acceptableStatusCodes).contains(status) else {
+            throw WebImageError.invalidStatus(status, response: head)
+        }
+        if let types = request.acceptableContentTypes ?? configuration.acceptableContentTypes,
+            !types.contains(head.mimeType ?? "")
+        {
+            throw WebImageError.invalidContentType(head.contentType, response: head)
+        }
+        if let length = head.expectedContentLength, length > configuration.maximumResponseBytes {
+            throw WebImageError(
+                .tooLarge,
+                "\(head.url.absoluteString) declares \(length) bytes, over the limit of \(configuration.maximumResponseBytes)")
+        }
+    }
+
+    /// Appends a chunk, enforcing the size limit, and reports progress if the throttle lets it.
+    private func receive(_ chunk: ByteBuffer, download id: Int) throws {
+        let limit = configuration.maximumResponseBytes
+        try state.withLock { state in
+            guard state.flows[id] != nil else { return }
+            chunk.withUnsafeReadableBytes { state.flows[id]!.data.append(contentsOf: $0) }
+            let received = state.flows[id]!.data.count
+            guard received <= limit else {
+                throw WebImageError(.tooLarge, "the response grew over the limit of \(limit) bytes")
+            }
+            let expected = state.flows[id]!.response?.expectedContentLength
+            if state.flows[id]!.throttle.shouldReport(receivedBytes: received, expectedBytes: expected) {
+                state.yieldProgress(of: id)
+            }
+        }
+    }
+}

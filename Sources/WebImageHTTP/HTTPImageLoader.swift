@@ -1,0 +1,127 @@
+public import AsyncHTTPClient
+public import Foundation
+import Logging
+import NIOCore
+import NIOSSL
+import Synchronization
+public import WebImage
+
+/// Loads http:// and https:// URLs on AsyncHTTPClient: SDWebImage's `SDWebImageDownloader`.
+///
+/// - One download per URL however many callers: each ``load(_:)`` returns its own
+///   ``ImageLoadTask`` (a token) that can be cancelled alone; the transfer stops when its last
+///   caller cancels; a caller that joins late gets the response and the progress so far at once,
+///   then progress as it comes, and the whole body at the end. A revalidating request
+///   (``ImageLoadRequest/revalidation``) is shared only with requests revalidating the same
+///   validators. The first caller's request (headers, modifiers, decryptor) defines the download.
+/// - At most ``HTTPImageLoaderConfiguration/maximumConcurrentDownloads`` transfers at once; the
+///   rest wait, highest priority first, FIFO or LIFO among equals; ``ImageLoadTask/setPriority(_:)``
+///   reorders a waiting download.
+/// - Loader-wide ``HTTPDownloadEvent``s from ``events()``, also logged at debug level.
+///
+/// Call ``shutdown()`` when done: AsyncHTTPClient requires its client to be shut down.
+///
+/// ```swift
+/// let loader = HTTPImageLoader()
+/// let result = try await loader.load(ImageLoadRequest(url: url)).result()
+/// print(result.data.count, result.response.cacheMetadata.etag ?? "-", result.metrics.timeToFirstByte ?? .zero)
+/// try await loader.shutdown()
+/// ```
+public final class HTTPImageLoader: ImageLoading {
+    /// The settings this loader was made with.
+    public let configuration: HTTPImageLoaderConfiguration
+    let client: HTTPClient
+    private let ownsClient: Bool
+    let state: Mutex<LoaderState>
+    let broadcaster = EventBroadcaster<HTTPDownloadEvent>()
+
+    /// A loader with its own AsyncHTTPClient client built from `configuration`.
+    public init(configuration: HTTPImageLoaderConfiguration = HTTPImageLoaderConfiguration()) {
+        self.configuration = configuration
+        self.client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration))
+        self.ownsClient = true
+        self.state = Mutex(LoaderState(configuration: configuration))
+    }
+
+    /// A loader over a client you own (its TLS, redirect, timeout and pool settings apply, not
+    /// the configuration's); ``shutdown()`` then leaves the client running.
+    public init(configuration: HTTPImageLoaderConfiguration = HTTPImageLoaderConfiguration(), client: HTTPClient) {
+        self.configuration = configuration
+        self.client = client
+        self.ownsClient = false
+        self.state = Mutex(LoaderState(configuration: configuration))
+    }
+
+    /// `"http"`.
+    public var name: String { "http" }
+
+    /// Whether `url` is http or https.
+    public func canLoad(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// The configuration's ``HTTPImageLoaderConfiguration/blockingPolicy`` decides.
+    public func shouldBlockFailedURL(_ url: URL, error: any Error) -> Bool {
+        configuration.blockingPolicy.shouldBlock(error)
+    }
+
+    /// A new stream of loader-wide events, from now until ``shutdown()``.
+    public func events() -> AsyncStream<HTTPDownloadEvent> { broadcaster.subscribe() }
+
+    /// Transfers running now (those being stopped included).
+    public var runningDownloadCount: Int { state.withLock { $0.machine.runningCount } }
+
+    /// Downloads waiting for a slot.
+    public var queuedDownloadCount: Int { state.withLock { $0.machine.queue.count } }
+
+    /// Changes how many downloads run at once; waiting ones start if the limit grew.
+    public func setMaximumConcurrentDownloads(_ limit: Int) {
+        launch(state.withLock { $0.machine.setMaximumConcurrent(limit) })
+    }
+
+    /// Cancels every load, ends the event streams and shuts the owned client down.
+    public func shutdown() async throws {
+        let (tasks, continuations) = state.withLock { state in
+            state.isShutdown = true
+            let tasks = state.flows.values.compactMap(\.task)
+            let continuations = state.subscribers.values.map(\.continuation)
+            state.subscribers.removeAll()
+            return (tasks, continuations)
+        }
+        for continuation in continuations {
+            continuation.finish(throwing: WebImageError(.cancelled, "the loader was shut down"))
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        broadcaster.finish()
+        if ownsClient { try await client.shutdown() }
+    }
+
+    static func clientConfiguration(_ configuration: HTTPImageLoaderConfiguration) -> HTTPClient.Configuration {
+        var result = HTTPClient.Configuration(
+            redirectConfiguration: configuration.maximumRedirects > 0
+                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            timeout: HTTPClient.Configuration.Timeout(
+                connect: TimeAmount(configuration.timeout), read: TimeAmount(configuration.readTimeout)))
+        result.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maximumConcurrentDownloads))
+        if configuration.acceptsInvalidCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            result.tlsConfiguration = tls
+        }
+        return result
+    }
+}
+
+extension TimeAmount {
+    /// The nanoseconds of a `Duration`, saturating.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self = .nanoseconds(overflow ? .max : nanos &+ attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,229 @@
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A scripted HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for loader tests and benchmarks.
+///
+/// Each path gets a handler that sees the ``RecordedRequest`` and returns a ``TestResponse``
+/// (status, headers, body steps with pauses, gates, a close or a hang). The server records
+/// every request and how each response ended, and lets a test wait for a condition on that log
+/// instead of sleeping. Unknown paths answer `404`.
+///
+/// ```swift
+/// let server = try await LoopbackHTTPServer.start()
+/// server.route("/a.png", response: .ok(pngBytes))
+/// // … load server.url("/a.png") …
+/// #expect(server.requestCount("/a.png") == 1)
+/// await server.shutdown()
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    typealias Handler = @Sendable (RecordedRequest) async -> TestResponse
+
+    private struct State {
+        var routes: [String: Handler] = [:]
+        var log = ServerLog()
+        var waiters: [(condition: @Sendable (ServerLog) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// The port the server listens on.
+    public let port: Int
+    private let state: Mutex<State>
+    private let serverChannel: any Channel
+    private let acceptTask: Mutex<Task<Void, Never>?>
+
+    private init(port: Int, serverChannel: any Channel) {
+        self.port = port
+        self.serverChannel = serverChannel
+        self.state = Mutex(State())
+        self.acceptTask = Mutex(nil)
+    }
+
+    /// Starts a server on 127.0.0.1 and a free port.
+    public static func start() async throws -> LoopbackHTTPServer {
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: channel)
+                }
+            }
+        guard let port = listener.channel.localAddress?.port else {
+            throw ChannelError.unknownLocalAddress
+        }
+        let server = LoopbackHTTPServer(port: port, serverChannel: listener.channel)
+        let task = Task<Void, Never> {
+            try? await listener.executeThenClose { inbound in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in inbound {
+                        group.addTask { await server.serve(connection) }
+                    }
+                }
+            }
+        }
+        server.acceptTask.withLock { $0 = task }
+        return server
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The URL of a path on this server (`path` starts with `/`).
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Answers `path` with whatever `handler` returns for each request.
+    public func route(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse) {
+        state.withLock { $0.routes[path] = handler }
+    }
+
+    /// Answers `path` with `response` every time.
+    public func route(_ path: String, response: TestResponse) {
+        route(path) { _ in response }
+    }
+
+    /// What the server has seen so far.
+    public var log: ServerLog { state.withLock { $0.log } }
+
+    /// Requests received for `path`.
+    public func requestCount(_ path: String) -> Int { log.count(path) }
+
+    /// Waits until `condition` holds for the log (checked now and after every change).
+    public func waitUntil(_ condition: @escaping @Sendable (ServerLog) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if condition(state.log) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Waits until `path` has received `count` requests.
+    public func waitForRequests(_ path: String, count: Int = 1) async {
+        await waitUntil { $0.count(path) >= count }
+    }
+
+    /// Stops accepting, ends every connection and script.
+    public func shutdown() async {
+        let task = acceptTask.withLock { $0 }
+        task?.cancel()
+        try? await serverChannel.close()
+        await task?.value
+    }
+
+    private func updateLog(_ change: (inout ServerLog) -> Void) {
+        let ready = state.withLock { state in
+            change(&state.log)
+            let log = state.log
+            var ready: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.condition(log) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        let channel = connection.channel
+        try? await connection.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body = Data()
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead):
+                    head = requestHead
+                    body = Data()
+                case .body(let buffer):
+                    body.append(contentsOf: buffer.readableBytesView)
+                case .end:
+                    guard let requestHead = head else { continue }
+                    let keepOpen = try await respond(to: requestHead, body: body, channel: channel, outbound: outbound)
+                    if !keepOpen { return }
+                }
+            }
+        }
+    }
+
+    /// Records the request, plays its script; returns whether the connection stays open.
+    private func respond(
+        to head: HTTPRequestHead, body: Data, channel: any Channel,
+        outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws -> Bool {
+        let path = String(head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        var recorded: RecordedRequest!
+        let handler = state.withLock { state -> Handler? in
+            recorded = RecordedRequest(
+                index: state.log.requests.count, method: head.method.rawValue, path: path, target: head.uri,
+                headers: head.headers.map { ($0.name, $0.value) }, body: body)
+            return state.routes[path]
+        }
+        updateLog { $0.requests.append(recorded) }
+        let response = await handler?(recorded) ?? .status(404, "no route for \(path)")
+        let script = Task { try await Self.play(response, outbound: outbound) }
+        channel.closeFuture.whenComplete { _ in script.cancel() }
+        let outcome: ResponseOutcome
+        do {
+            let completed = try await withTaskCancellationHandler {
+                try await script.value
+            } onCancel: {
+                script.cancel()
+            }
+            outcome = completed ? .completed : .closedByServer
+        } catch {
+            outcome = .clientDisconnected
+        }
+        updateLog { $0.outcomes.append((path, outcome)) }
+        if outcome != .completed { return false }
+        return head.isKeepAlive
+    }
+
+    /// Writes the head and plays the steps; returns false when a close step ended it.
+    private static func play(
+        _ response: TestResponse, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws -> Bool {
+        for step in response.beforeHead {
+            switch step {
+            case .pause(let duration): try await Task.sleep(for: duration)
+            case .wait(let gate): try await gate.pass()
+            case .hang: while true { try await Task.sleep(for: .seconds(3600)) }
+            case .close: return false
+            case .bytes: break
+            }
+        }
+        var headers = HTTPHeaders(response.headers)
+        switch response.length {
+        case .automatic where !response.endsEarly:
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.byteCount))
+        case .declared(let length):
+            headers.replaceOrAdd(name: "Content-Length", value: String(length))
+        default:
+            break
+        }
+        try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)))
+        for step in response.body {
+            switch step {
+            case .bytes(let buffer):
+                try await outbound.write(.body(.byteBuffer(buffer)))
+            case .pause(let duration):
+                try await Task.sleep(for: duration)
+            case .wait(let gate):
+                try await gate.pass()
+            case .close:
+                return false
+            case .hang:
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            }
+        }
+        try await outbound.write(.end(nil))
+        return true
+    }
+}
