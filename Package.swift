@@ -140,7 +140,10 @@ let package = Package(
             name: "WebImageHTTPTests",
             dependencies: [
                 "WebImageHTTP", "WebImageHTTPTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

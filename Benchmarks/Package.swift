@@ -9,6 +9,7 @@ let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathCompon
 // package-benchmark. Run from this folder:
 //   swift package benchmark                  (package-benchmark suites)
 //   ./compare.sh                             (us beside tjbench, Pillow and vipsthumbnail)
+//   ./loader-compare.sh                      (HTTP loader beside curl --parallel, same loopback server)
 let package = Package(
     name: "WebImageBenchmarks",
     platforms: [.macOS(.v15)],
@@ -25,6 +26,13 @@ let package = Package(
             name: "webimage-bench",
             dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: root)],
             path: "Sources/webimage-bench"),
+        .executableTarget(
+            name: "webimage-loader-bench",
+            dependencies: [
+                .product(name: "WebImageHTTP", package: root),
+                .product(name: "WebImageHTTPTesting", package: root),
+            ],
+            path: "Sources/webimage-loader-bench"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [

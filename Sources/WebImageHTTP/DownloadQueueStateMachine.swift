@@ -58,6 +58,10 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     private(set) var downloads: [DownloadID: Download] = [:]
     private var byKey: [Key: DownloadID] = [:]
     private var tokens: [TokenID: DownloadID] = [:]
+    /// Queued downloads by the priority they are filed under, each sorted by sequence (download
+    /// ids grow with sequence, so by id): picking the next is O(1) instead of a scan.
+    private var waiting: [ImageLoadPriority: [DownloadID]] = [.high: [], .normal: [], .low: []]
+    private var filedUnder: [DownloadID: ImageLoadPriority] = [:]
     private(set) var runningCount = 0
     private var nextID = 0
     private var nextSequence = 0
@@ -69,8 +73,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
 
     /// Queued downloads, in the order they would start.
     var queue: [DownloadID] {
-        downloads.keys.filter { if case .queued = downloads[$0]!.phase { true } else { false } }
-            .sorted { startsBefore($0, $1) }
+        [ImageLoadPriority.high, .normal, .low].flatMap { order == .fifo ? waiting[$0]! : waiting[$0]!.reversed() }
     }
 
     /// The callers of a download, in join order.
@@ -90,6 +93,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
         if let id = byKey[key] {
             downloads[id]!.subscribers.append((token, priority))
             tokens[token] = id
+            refile(id)
             return Subscription(download: id, joined: true, start: [])
         }
         let id = nextID
@@ -98,6 +102,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
         nextSequence += 1
         byKey[key] = id
         tokens[token] = id
+        file(id)
         return Subscription(download: id, joined: false, start: startWhatFits())
     }
 
@@ -107,11 +112,13 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
         download.subscribers.removeAll { $0.token == token }
         guard download.subscribers.isEmpty else {
             downloads[id] = download
+            refile(id)
             return .detach(id)
         }
         if byKey[download.key] == id { byKey[download.key] = nil }
         switch download.phase {
         case .queued:
+            unfile(id)
             downloads[id] = nil
             return .detachAndDrop(id)
         case .running, .stopping:
@@ -126,6 +133,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
         guard let id = tokens[token], let index = downloads[id]?.subscribers.firstIndex(where: { $0.token == token })
         else { return }
         downloads[id]!.subscribers[index].priority = priority
+        refile(id)
     }
 
     /// A started download's transfer ended (finished, failed or stopped): returns the callers
@@ -151,6 +159,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     private mutating func startWhatFits() -> [DownloadID] {
         var started: [DownloadID] = []
         while runningCount < maximumConcurrent, let next = nextQueued() {
+            unfile(next)
             downloads[next]!.phase = .running
             runningCount += 1
             started.append(next)
@@ -159,20 +168,43 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     }
 
     private func nextQueued() -> DownloadID? {
-        var best: DownloadID?
-        for (id, download) in downloads {
-            guard case .queued = download.phase else { continue }
-            if let current = best, !startsBefore(id, current) { continue }
-            best = id
+        for priority in [ImageLoadPriority.high, .normal, .low] {
+            if let ids = waiting[priority], !ids.isEmpty { return order == .fifo ? ids.first : ids.last }
         }
-        return best
+        return nil
     }
 
-    private func startsBefore(_ a: DownloadID, _ b: DownloadID) -> Bool {
-        guard let da = downloads[a], let db = downloads[b],
-            case .queued(let sa) = da.phase, case .queued(let sb) = db.phase
-        else { return false }
-        if da.priority != db.priority { return da.priority > db.priority }
-        return order == .fifo ? sa < sb : sa > sb
+    /// Files a queued download under its current priority, in id order.
+    private mutating func file(_ id: DownloadID) {
+        let priority = downloads[id]!.priority
+        var ids = waiting[priority]!
+        waiting[priority] = nil
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        ids.insert(id, at: low)
+        waiting[priority] = ids
+        filedUnder[id] = priority
+    }
+
+    private mutating func unfile(_ id: DownloadID) {
+        guard let priority = filedUnder.removeValue(forKey: id) else { return }
+        if waiting[priority]!.first == id {
+            waiting[priority]!.removeFirst()
+        } else if waiting[priority]!.last == id {
+            waiting[priority]!.removeLast()
+        } else if let index = waiting[priority]!.firstIndex(of: id) {
+            waiting[priority]!.remove(at: index)
+        }
+    }
+
+    /// Files a queued download again if its priority changed.
+    private mutating func refile(_ id: DownloadID) {
+        guard let filed = filedUnder[id], let download = downloads[id], download.priority != filed else { return }
+        unfile(id)
+        file(id)
     }
 }

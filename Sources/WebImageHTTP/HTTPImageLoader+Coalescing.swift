@@ -20,7 +20,8 @@ extension HTTPImageLoader {
             if !subscription.joined {
                 state.flows[subscription.download] = LoaderState.Flow(
                     request: request,
-                    throttle: ProgressReportThrottle(minimumInterval: configuration.minimumProgressInterval))
+                    throttle: ProgressReportThrottle(minimumInterval: configuration.minimumProgressInterval),
+                    allowsPartialData: (request.decryptor ?? configuration.decryptor) == nil)
             } else if let flow = state.flows[subscription.download] {
                 // A late joiner starts from what the download has so far.
                 if let response = flow.response { continuation.yield(.response(response)) }

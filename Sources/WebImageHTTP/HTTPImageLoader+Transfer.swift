@@ -47,7 +47,7 @@ extension HTTPImageLoader {
             }
             head = modified
         }
-        try check(head, request: request)
+        // Callers see every response head, even one the checks below reject.
         state.withLock { state in
             state.flows[id]?.response = head
             state.yield(.response(head), to: id)
@@ -56,6 +56,10 @@ extension HTTPImageLoader {
             "download received response",
             metadata: ["url": "\(head.url.absoluteString)", "status": "\(head.statusCode ?? 0)"])
         broadcaster.yield(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
+        try check(head, request: request)
+        if let length = head.expectedContentLength, length > 0 {
+            state.withLock { $0.flows[id]?.data.reserveCapacity(length) }
+        }
         for try await chunk in response.body {
             try Task.checkCancellation()
             try receive(chunk, download: id)

@@ -23,8 +23,8 @@ struct LoaderState: Sendable {
         var throttle: ProgressReportThrottle
         var task: Task<Void, Never>?
         var stopRequested = false
-
-        var allowsPartialData: Bool { request.decryptor == nil }
+        /// False when a decryptor is set: only the whole body can be decrypted.
+        var allowsPartialData: Bool
 
         func progress(partial: Bool) -> ImageLoadProgress {
             ImageLoadProgress(

@@ -190,6 +190,15 @@ public final class LoopbackHTTPServer: Sendable {
     private static func play(
         _ response: TestResponse, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     ) async throws -> Bool {
+        for step in response.beforeHead {
+            switch step {
+            case .pause(let duration): try await Task.sleep(for: duration)
+            case .wait(let gate): try await gate.pass()
+            case .hang: while true { try await Task.sleep(for: .seconds(3600)) }
+            case .close: return false
+            case .bytes: break
+            }
+        }
         var headers = HTTPHeaders(response.headers)
         switch response.length {
         case .automatic where !response.endsEarly:

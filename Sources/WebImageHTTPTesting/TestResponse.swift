@@ -42,13 +42,19 @@ public struct TestResponse: Sendable {
     public var body: [Step]
     /// How the body length is declared.
     public var length: Length
+    /// Steps played before the head is sent (pauses, gates, a hang; bytes are ignored here).
+    public var beforeHead: [Step]
 
     /// A response from explicit parts.
-    public init(status: Int = 200, headers: [(String, String)] = [], body: [Step] = [], length: Length = .automatic) {
+    public init(
+        status: Int = 200, headers: [(String, String)] = [], body: [Step] = [], length: Length = .automatic,
+        beforeHead: [Step] = []
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.length = length
+        self.beforeHead = beforeHead
     }
 
     /// The bytes as body steps of at most `chunkSize` bytes, with `pause` between them.
@@ -85,7 +91,10 @@ public struct TestResponse: Sendable {
         chunked(data, chunkSize: bytesPerStep, pause: interval, length: .declared(data.count))
     }
 
-    /// The head, then nothing ever: for timeout tests.
+    /// Nothing ever, not even the head: for response timeout tests.
+    public static let hanging = TestResponse(beforeHead: [.hang])
+
+    /// The head, then nothing ever: for idle-read timeout tests.
     public static func hangingAfterHead(contentLength: Int = 1000) -> TestResponse {
         TestResponse(status: 200, headers: [("Content-Type", "image/png")], body: [.hang], length: .declared(contentLength))
     }

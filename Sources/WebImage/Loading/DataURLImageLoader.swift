@@ -52,7 +52,8 @@ public struct DataURLImageLoader: ImageLoading {
             throw WebImageError(.invalidURL, "malformed percent-encoding in a data: URL")
         }
         if isBase64 {
-            guard let data = Data(base64Encoded: Data(bytes), options: .ignoreUnknownCharacters) else {
+            let compact = Data(bytes.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+            guard let data = Data(base64Encoded: compact) else {
                 throw WebImageError(.invalidURL, "malformed base64 in a data: URL")
             }
             return (mediaType, data)

@@ -43,6 +43,10 @@ public final class ImageManager: Sendable {
     ///
     /// For `refreshCached`, this returns the last response (the revalidated image, or the cached
     /// one when the server answered 304); use ``task(for:)`` to get both.
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`): a memory hit from the main
+    /// actor costs no hop; the stages run in their own tasks and the caller only waits.
+    nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let request = prepare(request)
         if let hit = memoryHit(request) { return hit }
@@ -50,8 +54,19 @@ public final class ImageManager: Sendable {
     }
 
     /// The image at `url`.
+    nonisolated(nonsending)
     public func image(for url: URL) async throws -> ImageResponse {
         try await image(for: ImageRequest(url: url))
+    }
+
+    /// The image for `request` if the memory cache holds it, synchronously (nil otherwise, or when
+    /// the request's options rule memory out: `refreshCached`, `fromLoaderOnly`, `queryMemoryData`).
+    ///
+    /// ```swift
+    /// if let hit = manager.cachedImage(for: request) { show(hit.image) } else { … }
+    /// ```
+    public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        memoryHit(prepare(request))
     }
 
     /// Starts `request` and returns its handle (progress, previews, responses, cancel, priority).

@@ -48,6 +48,7 @@ public final class ImageTask: Sendable {
 
     /// The last response: waits until the task ends. Throws the request's error, or
     /// ``WebImageError/Code/cancelled``. Cancelling the awaiting task cancels this task.
+    nonisolated(nonsending)
     public var response: ImageResponse {
         get async throws {
             try await withTaskCancellationHandler {
