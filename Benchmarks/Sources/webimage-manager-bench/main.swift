@@ -77,29 +77,31 @@ do {
     print(String(format: "memory hit through cachedImage(for:) (synchronous): median %.3f µs per call", median(syncMeans)))
 }
 
-// 3. End to end, then the loader alone (run before 2, which reuses the filled disk cache).
+// 3. The loader alone, then end to end through the manager (download + decode + memory store;
+//    disk writes in the background), then end to end waiting for the disk store, on fresh URLs.
 let e2eDirectory = directory.appendingPathComponent("e2e")
-do {
-    let manager = try makeManager(loader: loaders, directory: e2eDirectory)
+let waitedURLs = try (0..<imageCount).map { index -> URL in
+    server.route("/w\(index).png", response: .ok(try smallPNG(index + imageCount)))
+    return server.url("/w\(index).png")
+}
+func timeAll(_ urls: [URL], _ body: @escaping @Sendable (URL) async throws -> Void) async throws -> Double {
     let start = clock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for url in urls {
-            group.addTask { _ = try await manager.image(for: ImageRequest(url: url, options: [.waitStoreCache])) }
-        }
+        for url in urls { group.addTask { try await body(url) } }
         try await group.waitForAll()
     }
-    let elapsed = seconds(clock.now - start)
-    print(String(format: "%d small PNGs end to end (download+decode+store): %.3f s, %.0f images/s", imageCount, elapsed, Double(imageCount) / elapsed))
-
-    let loaderStart = clock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for url in urls {
-            group.addTask { _ = try await http.load(ImageLoadRequest(url: url)).result() }
-        }
-        try await group.waitForAll()
-    }
-    let loaderElapsed = seconds(clock.now - loaderStart)
+    return seconds(clock.now - start)
+}
+do {
+    let loaderElapsed = try await timeAll(urls) { _ = try await http.load(ImageLoadRequest(url: $0)).result() }
     print(String(format: "%d small PNGs, HTTP loader alone: %.3f s, %.0f images/s", imageCount, loaderElapsed, Double(imageCount) / loaderElapsed))
+    let manager = try makeManager(loader: loaders, directory: e2eDirectory)
+    let elapsed = try await timeAll(urls) { _ = try await manager.image(for: ImageRequest(url: $0)) }
+    print(String(format: "%d small PNGs end to end (download+decode, disk store in background): %.3f s, %.0f images/s", imageCount, elapsed, Double(imageCount) / elapsed))
+    let waited = try await timeAll(waitedURLs) {
+        _ = try await manager.image(for: ImageRequest(url: $0, options: [.waitStoreCache]))
+    }
+    print(String(format: "%d small PNGs end to end (download+decode+disk store awaited): %.3f s, %.0f images/s", imageCount, waited, Double(imageCount) / waited))
 }
 
 // 2. Disk hits: a new manager over the filled directory (empty memory), every image read and decoded.
@@ -107,7 +109,7 @@ do {
     let manager = try makeManager(loader: loaders, directory: e2eDirectory)
     let start = clock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for url in urls {
+        for url in waitedURLs {
             group.addTask {
                 let response = try await manager.image(for: ImageRequest(url: url, options: [.fromCacheOnly]))
                 precondition(response.cacheType == .disk)
