@@ -148,7 +148,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageManagerTests",
-            dependencies: ["WebImageKit", "WebImageHTTPTesting", "WebImageTesting"],
+            dependencies: [
+                "WebImageKit", "WebImageHTTPTesting", "WebImageTesting",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

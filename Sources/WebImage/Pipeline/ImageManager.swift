@@ -34,7 +34,7 @@ public final class ImageManager: Sendable {
             ?? FailedURLCache(
                 clock: ContinuousClock(), permanentTTL: configuration.failedURLTimeToLive, classify: { _ in .permanent })
         limiter = WorkLimiter(limit: configuration.maximumConcurrentDecodes)
-        metrics = ManagerMetrics(prefix: configuration.metricsPrefix)
+        metrics = ManagerMetrics(prefix: configuration.metricsPrefix, factory: configuration.metricsFactory)
         logger = configuration.logger
     }
 

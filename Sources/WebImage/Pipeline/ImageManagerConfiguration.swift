@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+public import Metrics
 
 /// What an ``ImageManager`` is made of and how it behaves: cache, loader, coders, default
 /// options, the failed-URL policy and the hooks.
@@ -41,6 +42,9 @@ public struct ImageManagerConfiguration: Sendable {
     public var logger = Logger(label: "WebImage.ImageManager")
     /// The prefix of the manager's metric labels (`<prefix>_requests_total`, …).
     public var metricsPrefix = "webimage_manager"
+    /// The swift-metrics factory for the manager's instruments; `nil`: the bootstrapped
+    /// `MetricsSystem.factory`.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// A configuration from its three components.
     public init(imageCache: any ImageCaching, loader: any ImageLoading, coders: any ImageCoding) {

@@ -7,19 +7,19 @@ struct ManagerMetrics: Sendable {
     let diskHits: Counter
     let downloads: Counter
     let failures: Counter
-    let coalesced: Counter
     let stageTimers: [ImagePipelineEvent.Stage: Metrics.Timer]
 
-    init(prefix: String) {
-        requests = Counter(label: "\(prefix)_requests_total")
-        memoryHits = Counter(label: "\(prefix)_memory_hits_total")
-        diskHits = Counter(label: "\(prefix)_disk_hits_total")
-        downloads = Counter(label: "\(prefix)_downloads_total")
-        failures = Counter(label: "\(prefix)_failures_total")
-        coalesced = Counter(label: "\(prefix)_coalesced_total")
+    init(prefix: String, factory: (any MetricsFactory)?) {
+        let factory = factory ?? MetricsSystem.factory
+        requests = Counter(label: "\(prefix)_requests_total", factory: factory)
+        memoryHits = Counter(label: "\(prefix)_memory_hits_total", factory: factory)
+        diskHits = Counter(label: "\(prefix)_disk_hits_total", factory: factory)
+        downloads = Counter(label: "\(prefix)_downloads_total", factory: factory)
+        failures = Counter(label: "\(prefix)_failures_total", factory: factory)
         var timers: [ImagePipelineEvent.Stage: Metrics.Timer] = [:]
         for stage in ImagePipelineEvent.Stage.allCases {
-            timers[stage] = Metrics.Timer(label: "\(prefix)_stage_duration", dimensions: [("stage", stage.rawValue)])
+            timers[stage] = Metrics.Timer(
+                label: "\(prefix)_stage_duration", dimensions: [("stage", stage.rawValue)], factory: factory)
         }
         stageTimers = timers
     }
