@@ -58,6 +58,8 @@ struct ManagerCacheTests {
             let manager = try harness.makeManager()
             #expect(await failureCode { try await manager.image(for: ImageRequest(string: "")) } == .invalidURL)
             #expect(await failureCode { try await manager.image(for: ImageRequest(url: nil)) } == .invalidURL)
+            #expect(await failureCode { try await manager.image(for: ImageRequest(string: "not a url")) } == .invalidURL)
+            #expect(await failureCode { try await manager.image(for: ImageRequest(string: "gopher://x/y.png")) } == .invalidURL)
         }
     }
 

@@ -49,7 +49,12 @@ final class SharedJob<Value: Sendable>: Sendable {
                 self.end(error)
             }
         }
-        state.withLock { $0.work = work }
+        // Every subscriber may have left before the task existed: then stop it at once.
+        let abandoned = state.withLock { state in
+            state.work = work
+            return state.ended
+        }
+        if abandoned { work.cancel() }
     }
 
     /// Adds a subscriber; nil when the job has already ended.
