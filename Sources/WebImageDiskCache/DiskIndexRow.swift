@@ -72,7 +72,7 @@ struct DiskIndexRow: Sendable {
         CacheEntryMetadata(
             originalURL: url.flatMap { URL(string: $0) },
             contentType: contentType,
-            http: HTTPCacheHeaders(
+            http: HTTPCacheMetadata(
                 etag: etag, lastModified: lastModified, cacheControl: cacheControl, expires: expires, date: httpDate,
                 age: age),
             extendedData: extended,

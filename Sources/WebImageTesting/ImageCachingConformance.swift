@@ -97,7 +97,7 @@ private struct Checks: Sendable {
         guard holdsData else { return [] }
         var stored = CacheEntryMetadata(
             originalURL: URL(string: "https://example.com/a.webp?x=1"), contentType: "image/webp",
-            http: HTTPCacheHeaders(
+            http: HTTPCacheMetadata(
                 etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", cacheControl: "max-age=600",
                 expires: "Wed, 21 Oct 2015 08:28:00 GMT", date: "Wed, 21 Oct 2015 07:28:00 GMT", age: 12),
             extendedData: Data([1, 2, 3, 0, 255]))

@@ -40,7 +40,7 @@ struct DiskCacheTests {
         let cache = try DiskCache(configuration: .testing(root.url, clock: clock))
         let metadata = CacheEntryMetadata(
             originalURL: URL(string: "https://example.com/i.jpg"), contentType: "image/jpeg",
-            http: HTTPCacheHeaders(etag: "W/\"1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", cacheControl: "no-cache", expires: "0", date: "Tue, 02 Jan 2024 00:00:00 GMT", age: 3),
+            http: HTTPCacheMetadata(etag: "W/\"1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", cacheControl: "no-cache", expires: "0", date: "Tue, 02 Jan 2024 00:00:00 GMT", age: 3),
             extendedData: Data("{\"k\":1}".utf8))
         try await cache.setData(bytes(123), forKey: "k", metadata: metadata)
         let stored = clock.now()

@@ -26,7 +26,7 @@ public struct CacheEntryMetadata: Hashable, Sendable {
     /// When the entry was last read or written (set by the cache).
     public var lastAccessAt: Date
     /// The HTTP validators and freshness headers of the response the bytes came from.
-    public var http: HTTPCacheHeaders
+    public var http: HTTPCacheMetadata
     /// Free-form bytes the caller attaches to the entry (SDWebImage's `sd_extendedObject`,
     /// serialised however the caller likes).
     public var extendedData: Data?
@@ -35,7 +35,7 @@ public struct CacheEntryMetadata: Hashable, Sendable {
     public init(
         originalURL: URL? = nil,
         contentType: String? = nil,
-        http: HTTPCacheHeaders = HTTPCacheHeaders(),
+        http: HTTPCacheMetadata = HTTPCacheMetadata(),
         extendedData: Data? = nil,
         byteSize: Int = 0,
         createdAt: Date = Date(timeIntervalSince1970: 0),
@@ -50,44 +50,5 @@ public struct CacheEntryMetadata: Hashable, Sendable {
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
         self.lastAccessAt = lastAccessAt
-    }
-}
-
-/// The response headers that decide whether cached bytes are still fresh and how to revalidate
-/// them, kept verbatim as the server sent them (`nil` when absent).
-///
-/// ```swift
-/// let headers = HTTPCacheHeaders(etag: "\"v2\"", cacheControl: "max-age=600")
-/// ```
-public struct HTTPCacheHeaders: Hashable, Sendable {
-    /// `ETag`, for `If-None-Match`.
-    public var etag: String?
-    /// `Last-Modified`, for `If-Modified-Since`.
-    public var lastModified: String?
-    /// `Cache-Control` (`max-age`, `no-cache`, `immutable`, …).
-    public var cacheControl: String?
-    /// `Expires`.
-    public var expires: String?
-    /// `Date`: when the response was generated.
-    public var date: String?
-    /// `Age`: seconds the response had already spent in shared caches.
-    public var age: Int?
-
-    /// Creates a set of headers; every field defaults to absent.
-    public init(
-        etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil,
-        expires: String? = nil, date: String? = nil, age: Int? = nil
-    ) {
-        self.etag = etag
-        self.lastModified = lastModified
-        self.cacheControl = cacheControl
-        self.expires = expires
-        self.date = date
-        self.age = age
-    }
-
-    /// Whether no header is present.
-    public var isEmpty: Bool {
-        etag == nil && lastModified == nil && cacheControl == nil && expires == nil && date == nil && age == nil
     }
 }

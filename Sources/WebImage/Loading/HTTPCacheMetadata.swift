@@ -49,6 +49,11 @@ public struct HTTPCacheMetadata: Sendable, Hashable, Codable {
     /// Whether there is a validator to revalidate with (an ETag or a Last-Modified date).
     public var hasValidators: Bool { etag != nil || lastModified != nil }
 
+    /// Whether no header is recorded.
+    public var isEmpty: Bool {
+        etag == nil && lastModified == nil && cacheControl == nil && expires == nil && date == nil && age == nil
+    }
+
     /// The conditional request headers these validators produce.
     public var conditionalHeaders: ImageLoadHeaders {
         var headers = ImageLoadHeaders()

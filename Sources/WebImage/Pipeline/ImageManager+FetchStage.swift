@@ -138,12 +138,8 @@ extension ImageManager {
     private func pendingStore(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async {
         guard plan.originalStoreType.includesDisk else { return }
         let response = result.response
-        let http = response.cacheMetadata
         let metadata = CacheEntryMetadata(
-            originalURL: response.url, contentType: response.contentType,
-            http: HTTPCacheHeaders(
-                etag: http.etag, lastModified: http.lastModified, cacheControl: http.cacheControl, expires: http.expires,
-                date: http.date, age: http.age))
+            originalURL: response.url, contentType: response.contentType, http: response.cacheMetadata)
         let start = ContinuousClock.now
         do {
             try await cache.store(CacheItem(data: result.data, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)

@@ -94,9 +94,7 @@ extension ImageManager {
         guard let hit = try? await cache.query(forKey: plan.originalKey, cacheType: .disk, options: options),
             let http = hit.metadata?.http, !http.isEmpty
         else { return nil }
-        return HTTPCacheMetadata(
-            etag: http.etag, lastModified: http.lastModified, cacheControl: http.cacheControl, expires: http.expires,
-            date: http.date, age: http.age)
+        return http
     }
 
     /// Subscribes `final` to the shared download+decode of the original and waits for it.
