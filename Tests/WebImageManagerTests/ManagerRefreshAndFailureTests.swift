@@ -134,27 +134,13 @@ struct ManagerRefreshAndFailureTests {
     }
 }
 
-/// A clock that only moves when told to.
-final class ManualTestClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-    private let current = Mutex(Instant(offset: .zero))
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
-}
 
 @Suite("ImageManager: failed-URL time to live", .timeLimit(.minutes(1)))
 struct ManagerFailedURLTTLTests {
     @Test func aBlockedURLIsTriedAgainAfterItsTimeToLive() async throws {
         try await withHarness { harness in
             harness.server.route("/ttl.png", response: .status(404))
-            let clock = ManualTestClock()
+            let clock = ManualClock()
             let manager = try harness.makeManager { configuration in
                 configuration.failedURLs = FailedURLCache(
                     clock: clock, permanentTTL: .seconds(600), classify: { _ in .permanent })

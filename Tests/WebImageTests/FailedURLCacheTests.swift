@@ -1,22 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
+import WebImageTesting
 
-/// A clock that only moves when told to.
-final class ManualTestClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-    private let current = Mutex(Instant(offset: .zero))
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
-}
 
 @Suite("Failed-URL cache")
 struct FailedURLCacheTests {
@@ -24,7 +10,7 @@ struct FailedURLCacheTests {
 
     @Test("Permanent failures block for the TTL, then expire")
     func permanentWithTTL() {
-        let clock = ManualTestClock()
+        let clock = ManualClock()
         let cache = FailedURLCache(clock: clock, permanentTTL: .seconds(60))
         #expect(cache.recordFailure(url, error: WebImageError(.badImageData, "corrupt")))
         #expect(cache.isBlocked(url))
@@ -37,7 +23,7 @@ struct FailedURLCacheTests {
 
     @Test("Without a TTL, permanent failures block for the cache's lifetime (SDWebImage)")
     func permanentForever() {
-        let clock = ManualTestClock()
+        let clock = ManualClock()
         let cache = FailedURLCache(clock: clock)
         cache.recordFailure(url, error: WebImageError(.invalidURL, "bad"))
         clock.advance(by: .seconds(86400 * 365))
@@ -46,14 +32,14 @@ struct FailedURLCacheTests {
 
     @Test("Transient failures never block", arguments: [WebImageError.Code.cancelled, .timedOut, .cacheIO, .invalidDownloadResponse])
     func transient(code: WebImageError.Code) {
-        let cache = FailedURLCache(clock: ManualTestClock())
+        let cache = FailedURLCache(clock: ManualClock())
         #expect(!cache.recordFailure(url, error: WebImageError(code, "x")))
         #expect(!cache.isBlocked(url))
     }
 
     @Test("A success clears the entry; a custom classifier can block for a chosen time")
     func successAndCustom() {
-        let clock = ManualTestClock()
+        let clock = ManualClock()
         let cache = FailedURLCache(clock: clock) { _ in .blockFor(.seconds(5)) }
         cache.recordFailure(url, error: WebImageError(.timedOut, "slow"))
         #expect(cache.isBlocked(url))
