@@ -114,8 +114,9 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageCodecs",
+                "WebImageKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
 
@@ -152,6 +153,10 @@ let package = Package(
                 "WebImageKit", "WebImageHTTPTesting", "WebImageTesting",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageCLITests",
+            dependencies: ["webimage", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -123,6 +123,19 @@ public final class DiskCache: ImageCaching {
     /// The total bytes of all entries, as recorded in the index.
     public func totalBytes() async throws -> Int { try await runner.run { try $0.totals().bytes } }
 
+    /// Totals and the oldest and newest entries.
+    ///
+    /// ```swift
+    /// let stats = try await cache.statistics()
+    /// print(stats.count, stats.bytes, stats.oldest?.storedAt as Any)
+    /// ```
+    public func statistics() async throws -> DiskCacheStatistics { try await runner.run { try $0.statistics() } }
+
+    /// Evicts least recently used entries down to `maxSize × trimRatio` when the cache is over
+    /// `maxSize` (writes already do this; call it after lowering `maxSize`). Returns how many went.
+    @discardableResult
+    public func trimToBudget() async throws -> Int { try await runner.run { try $0.trimToBudget() } }
+
     /// Removes every expired entry now, in short batches that let other operations run between
     /// them; returns how many were removed.
     @discardableResult

@@ -30,7 +30,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func run() async throws {
         let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .png
         guard let data = FileManager.default.contents(atPath: input) else {
-            printError("error: cannot read \(input)")
+            printError("webimage: error: cannot read \(input)")
             throw ExitCode(1)
         }
         do {
@@ -42,9 +42,9 @@ struct ConvertCommand: AsyncParsableCommand {
             let encoded = try coders.encode(image, as: format, options: options)
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
             let frames = firstFrame ? 1 : (image.animation?.frameCount ?? 1)
-            print("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes")
+            Terminal.out("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes\n")
         } catch {
-            printError("error: \(input): \(error)")
+            printError("webimage: error: \(input): \(failureMessage(error))")
             throw ExitCode(1)
         }
     }

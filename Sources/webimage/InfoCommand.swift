@@ -2,30 +2,49 @@ import ArgumentParser
 import Foundation
 import WebImageCodecs
 
-/// `webimage info FILE`: what an image file holds.
+/// `webimage info FILE|URL`: what an image holds.
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show an image's format, size, frames, loop count, durations, orientation, alpha and memory cost.")
+        abstract: "Show an image's format, size, frames, loop count, durations, orientation, alpha and memory cost.",
+        discussion: "A URL (http, https, file, data) is loaded through the cache, as fetch does.")
 
-    @Argument(help: "An image file.")
+    @Argument(help: "An image file or URL.")
     var file: String
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @OptionGroup var global: GlobalOptions
+
     func run() async throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            printError("error: cannot read \(file)")
+        do {
+            let (data, image) = try await load()
+            let info = ImageInfo(file: file, fileSize: data.count, image: image)
+            Terminal.out((json ? info.json : info.text) + "\n")
+        } catch {
+            printError("webimage: error: \(file): \(failureMessage(error))")
             throw ExitCode(1)
         }
+    }
+
+    /// The bytes and the decoded image of the file, or of the URL through the cache.
+    private func load() async throws -> (Data, Image) {
+        guard let url = PrefetchCommand.url(from: file) else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw WebImageError(.invalidURL, "cannot read the file \(file)")
+            }
+            return (data, try ImageCodersManager.standard().decode(data))
+        }
+        let session = try CommandSession(global: global, concurrency: 1)
         do {
-            let image = try ImageCodersManager.standard().decode(data)
-            let info = ImageInfo(file: file, fileSize: data.count, image: image)
-            print(json ? info.json : info.text)
+            let response = try await session.manager.image(for: ImageRequest(url: url, options: [.queryMemoryData, .waitStoreCache]))
+            await session.shutdown()
+            guard let data = response.data else { throw WebImageError(.badImageData, "no bytes for \(url)") }
+            return (data, response.image)
         } catch {
-            printError("error: \(file): \(error)")
-            throw ExitCode(1)
+            await session.shutdown()
+            throw error
         }
     }
 }

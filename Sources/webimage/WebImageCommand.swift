@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImageKit
 
 /// The `webimage` command: load, inspect and convert images with WebImage.
 @main
@@ -9,9 +10,10 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Load, inspect and convert images with WebImage.",
         discussion: """
             Exit codes: 0 when everything succeeded, 1 when some item failed (each failure is \
-            printed with its error), 2 for usage errors.
+            printed with its error), 2 for usage errors, 130 when interrupted (Ctrl-C).
             """,
-        subcommands: [InfoCommand.self, ConvertCommand.self])
+        version: HTTPImageLoaderConfiguration.webImageVersion,
+        subcommands: [FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self])
 
     /// Parses and runs, mapping usage errors to exit code 2 (ArgumentParser's default is 64).
     static func main() async {

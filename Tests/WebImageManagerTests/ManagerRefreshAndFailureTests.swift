@@ -107,6 +107,28 @@ struct ManagerRefreshAndFailureTests {
         }
     }
 
+    @Test func anUndecodablePageNamesTheContentTypeTheServerSent() async throws {
+        try await withHarness { harness in
+            harness.server.route("/login", response: .ok(Data("<html>sign in</html>".utf8), contentType: "text/html; charset=utf-8"))
+            harness.server.route("/blob", response: .ok(Data("junk".utf8), contentType: "application/octet-stream"))
+            let manager = try harness.makeManager()
+            do {
+                _ = try await manager.image(for: harness.server.url("/login"))
+                Issue.record("an HTML page decoded as an image")
+            } catch let error as WebImageError {
+                #expect(error.code == .badImageData)
+                #expect(error.message.hasSuffix("(the server sent text/html)"))
+            }
+            do {
+                _ = try await manager.image(for: harness.server.url("/blob"))
+                Issue.record("junk decoded as an image")
+            } catch let error as WebImageError {
+                #expect(error.code == .badImageData)
+                #expect(!error.message.contains("the server sent"))
+            }
+        }
+    }
+
     @Test func hooksDecideDownloadingBlockingAndOptions() async throws {
         try await withHarness { harness in
             harness.server.route("/h.png", response: .ok(try Fixture.png()))

@@ -24,11 +24,25 @@ struct PrefetcherAndBridgeTests {
             #expect(harness.server.log.requests.count == 3)
             gate.open()
             let summary = await token.completion
-            #expect(summary == ImagePrefetchProgress(finished: 5, failed: 2, total: 7))
+            #expect(summary == ImagePrefetchProgress(finished: 5, failed: 1, skipped: 1, total: 7))
             var seen: [ImagePrefetchProgress] = []
             for await progress in token.progress { seen.append(progress) }
             #expect(seen.count == 7)
             #expect(seen.last == summary)
+            var failures: [URL: String] = [:]
+            var skipped: [Int] = []
+            var finished = 0
+            for await result in token.results {
+                switch result.outcome {
+                case .finished(let cacheType): #expect(cacheType == .none); finished += 1
+                case .failed(let error): failures[result.url!] = String(describing: error)
+                case .skipped: skipped.append(result.index)
+                }
+            }
+            #expect(finished == 5)
+            #expect(skipped == [6])
+            #expect(failures.count == 1)
+            #expect(failures[harness.server.url("/missing.png")]?.contains("404") == true)
             for index in 0..<5 {
                 let key = harness.server.url("/p\(index).png").absoluteString
                 #expect(manager.configuration.imageCache.memoryImage(forKey: key) != nil)

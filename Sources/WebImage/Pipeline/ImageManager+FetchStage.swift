@@ -39,6 +39,7 @@ extension ImageManager {
         do {
             image = try await decode(result.data, plan: plan, key: plan.originalKey)
         } catch {
+            let error = Self.namingContentType(error, of: result.response)
             recordFailure(plan.url, error: error, loader: loader)
             throw error
         }
@@ -46,6 +47,15 @@ extension ImageManager {
         storeOriginal(image: image, result: result, plan: plan, cache: cache)
         if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
         job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none)))
+    }
+
+    /// A decode failure of a response that did not say it was an image names the content type the
+    /// server sent (a login page or an error page served with 200 is a common cause).
+    static func namingContentType(_ error: any Error, of response: ImageLoadResponse) -> any Error {
+        guard let typed = error as? WebImageError, typed.code == .badImageData || typed.code == .unsupportedFormat,
+            let mime = response.mimeType, !mime.hasPrefix("image/"), mime != "application/octet-stream"
+        else { return error }
+        return WebImageError(typed.code, typed.message + " (the server sent \(mime))", underlying: typed.underlying)
     }
 
     /// Downloads, forwarding progress and (for progressive loads) decoded previews.

@@ -7,8 +7,10 @@ import Synchronization
 /// ```swift
 /// let prefetcher = ImagePrefetcher(manager: manager)
 /// let token = prefetcher.prefetch(urls)
-/// for await progress in token.progress { print(progress.finished, "/", progress.total) }
-/// let summary = await token.completion
+/// for await result in token.results {
+///     if case .failed(let error) = result.outcome { print(result.url!, error) }
+/// }
+/// let summary = await token.completion   // finished, failed, skipped, total
 /// ```
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images go.
@@ -40,7 +42,7 @@ public final class ImagePrefetcher: Sendable {
         self.options = options
     }
 
-    /// Starts prefetching `urls`; nil entries and invalid URLs count as skipped.
+    /// Starts prefetching `urls`; nil entries count as skipped.
     @discardableResult
     public func prefetch(_ urls: [URL?]) -> ImagePrefetchToken {
         let token = ImagePrefetchToken(total: urls.count)
@@ -48,27 +50,26 @@ public final class ImagePrefetcher: Sendable {
         tokens.withLock { $0[id] = token }
         let (manager, limit, destination, options) = (manager, maximumConcurrentPrefetches, destination, options)
         let work = Task { [weak self] in
-            await withTaskGroup(of: Bool.self) { group in
-                var iterator = urls.makeIterator()
-                func addNext() -> Bool {
-                    guard let next = iterator.next() else { return false }
+            await withTaskGroup(of: ImagePrefetchResult.self) { group in
+                var iterator = urls.enumerated().makeIterator()
+                func addNext() {
+                    guard let (index, next) = iterator.next() else { return }
                     group.addTask {
-                        guard let url = next else { return false }
+                        guard let url = next else { return ImagePrefetchResult(index: index, url: nil, outcome: .skipped) }
                         var request = ImageRequest(url: url, options: options.union(.lowPriority))
                         if destination == .diskOnly { request.storeCacheType = .disk }
                         do {
-                            _ = try await manager.image(for: request)
-                            return true
+                            let response = try await manager.image(for: request)
+                            return ImagePrefetchResult(index: index, url: url, outcome: .finished(response.cacheType))
                         } catch {
-                            return false
+                            return ImagePrefetchResult(index: index, url: url, outcome: .failed(error))
                         }
                     }
-                    return true
                 }
-                for _ in 0..<limit where !Task.isCancelled { _ = addNext() }
-                for await succeeded in group {
-                    token.record(succeeded: succeeded)
-                    if !Task.isCancelled { _ = addNext() }
+                for _ in 0..<limit where !Task.isCancelled { addNext() }
+                for await result in group {
+                    token.record(result)
+                    if !Task.isCancelled { addNext() }
                 }
             }
             token.end(cancelled: Task.isCancelled)
@@ -89,23 +90,46 @@ public final class ImagePrefetcher: Sendable {
 public struct ImagePrefetchProgress: Sendable, Hashable {
     /// URLs loaded (or found in the cache).
     public var finished: Int
-    /// URLs that failed or were skipped.
+    /// URLs whose load failed (or was cancelled).
     public var failed: Int
+    /// Entries that were not URLs (nil), so nothing was tried.
+    public var skipped: Int
     /// URLs asked for.
     public var total: Int
     /// Whether the prefetch was cancelled before every URL was tried.
     public var cancelled: Bool = false
 
     /// Counts from explicit values.
-    public init(finished: Int, failed: Int, total: Int, cancelled: Bool = false) {
+    public init(finished: Int, failed: Int, skipped: Int = 0, total: Int, cancelled: Bool = false) {
         self.finished = finished
         self.failed = failed
+        self.skipped = skipped
         self.total = total
         self.cancelled = cancelled
     }
 
-    /// URLs done either way.
-    public var completed: Int { finished + failed }
+    /// URLs done, whichever way.
+    public var completed: Int { finished + failed + skipped }
+}
+
+/// What became of one entry of a prefetch list.
+public struct ImagePrefetchResult: Sendable {
+    /// How the entry ended.
+    public enum Outcome: Sendable {
+        /// Loaded, or found in the cache of this type.
+        case finished(ImageCacheType)
+        /// The load failed with this error (a `WebImageError`, e.g. `.cancelled`).
+        case failed(any Error)
+        /// The entry was not a URL.
+        case skipped
+    }
+
+    /// The entry's position in the list given to ``ImagePrefetcher/prefetch(_:)``.
+    public var index: Int
+    /// The URL, or nil for a skipped entry.
+    public var url: URL?
+    /// How it ended.
+    public var outcome: Outcome
 }
 
 /// One ``ImagePrefetcher/prefetch(_:)`` call: its progress, completion and cancellation.
@@ -118,12 +142,16 @@ public final class ImagePrefetchToken: Sendable {
     }
     private let state: Mutex<State>
     private let continuation: AsyncStream<ImagePrefetchProgress>.Continuation
-    /// A value after every URL (finished or failed); ends with the prefetch.
+    private let resultContinuation: AsyncStream<ImagePrefetchResult>.Continuation
+    /// A value after every entry (finished, failed or skipped); ends with the prefetch.
     public let progress: AsyncStream<ImagePrefetchProgress>
+    /// Each entry's outcome as it ends, with the error of a failure; ends with the prefetch.
+    public let results: AsyncStream<ImagePrefetchResult>
 
     init(total: Int) {
         state = Mutex(State(progress: ImagePrefetchProgress(finished: 0, failed: 0, total: total)))
         (progress, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (results, resultContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// The final counts, once every URL was tried or the prefetch was cancelled.
@@ -148,11 +176,16 @@ public final class ImagePrefetchToken: Sendable {
 
     func attach(_ work: Task<Void, Never>) { state.withLock { $0.work = work } }
 
-    func record(succeeded: Bool) {
+    func record(_ result: ImagePrefetchResult) {
         let progress = state.withLock { state in
-            if succeeded { state.progress.finished += 1 } else { state.progress.failed += 1 }
+            switch result.outcome {
+            case .finished: state.progress.finished += 1
+            case .failed: state.progress.failed += 1
+            case .skipped: state.progress.skipped += 1
+            }
             return state.progress
         }
+        resultContinuation.yield(result)
         continuation.yield(progress)
     }
 
@@ -163,6 +196,7 @@ public final class ImagePrefetchToken: Sendable {
             defer { state.waiters.removeAll() }
             return (state.progress, state.waiters)
         }
+        resultContinuation.finish()
         continuation.finish()
         for waiter in waiters { waiter.resume(returning: progress) }
     }

@@ -1,0 +1,52 @@
+public import Foundation
+import GRDB
+
+/// What a disk cache holds: totals and its oldest and newest entries (`webimage cache stats`).
+public struct DiskCacheStatistics: Sendable, Hashable {
+    /// One entry as the index records it.
+    public struct Entry: Sendable, Hashable {
+        /// The cache key.
+        public var key: String
+        /// The URL the bytes came from, when recorded.
+        public var url: URL?
+        /// Bytes on disk.
+        public var size: Int
+        /// When the entry was first stored.
+        public var storedAt: Date
+        /// When the entry was last read or written.
+        public var accessedAt: Date
+    }
+
+    /// Number of entries.
+    public var count: Int
+    /// Total bytes of all entries.
+    public var bytes: Int
+    /// The entry stored longest ago, if any.
+    public var oldest: Entry?
+    /// The entry stored most recently, if any.
+    public var newest: Entry?
+}
+
+extension DiskStore {
+    /// Totals plus the oldest and newest entries by store date.
+    func statistics() throws -> DiskCacheStatistics {
+        let (count, bytes) = try totals()
+        return try database.read { db in
+            func entry(_ order: String) throws -> DiskCacheStatistics.Entry? {
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry ORDER BY created_at \(order), access_seq \(order) LIMIT 1")
+                else { return nil }
+                let index = DiskIndexRow(row: row)
+                return DiskCacheStatistics.Entry(
+                    key: index.key, url: index.url.flatMap(URL.init(string:)), size: index.size,
+                    storedAt: Date(timeIntervalSince1970: index.createdAt),
+                    accessedAt: Date(timeIntervalSince1970: index.accessedAt))
+            }
+            return DiskCacheStatistics(count: count, bytes: bytes, oldest: try entry("ASC"), newest: try entry("DESC"))
+        }
+    }
+
+    /// Evicts least recently used entries until the size budget holds; returns how many went.
+    func trimToBudget() throws -> Int {
+        try database.write { db in try trim(db, keeping: nil) }
+    }
+}

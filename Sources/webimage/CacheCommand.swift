@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import WebImageKit
+
+/// `webimage cache stats|clean|clear|path`: look after the disk cache.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show, clean or clear the disk cache.",
+        subcommands: [Stats.self, Clean.self, Clear.self, Path.self])
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Entry count, total size, and the oldest and newest entries.")
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let cache = try global.openDiskCache()
+            let stats = try await cache.statistics()
+            let report = CacheStatsReport(directory: cache.configuration.directory.path, statistics: stats, maxSize: cache.configuration.maxSize)
+            Terminal.out((json ? report.json : report.text) + "\n")
+        }
+    }
+
+    struct Clean: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove expired entries (--max-age) and trim to the size budget (--max-disk-size).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let cache = try global.openDiskCache()
+            await cache.waitUntilOpened()
+            let expired = try await cache.sweepExpired()
+            let trimmed = try await cache.trimToBudget()
+            let leftovers = try await cache.removeLeftovers()
+            let stats = try await cache.statistics()
+            if !global.quiet {
+                Terminal.out("""
+                    removed \(expired) expired, \(trimmed) over the size budget, \(leftovers) stray files; \
+                    \(stats.count) entries, \(formatBytes(stats.bytes)) left\n
+                    """)
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let cache = try global.openDiskCache()
+            let before = try await cache.statistics()
+            try await cache.removeAllData()
+            if !global.quiet { Terminal.out("removed \(before.count) entries, \(formatBytes(before.bytes))\n") }
+        }
+    }
+
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the cache directory.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            Terminal.out(global.diskConfiguration.directory.path + "\n")
+        }
+    }
+}
+
+/// What `cache stats` prints.
+struct CacheStatsReport: Encodable {
+    struct Entry: Encodable {
+        var key: String
+        var url: String?
+        var bytes: Int
+        var storedAt: String
+        var accessedAt: String
+    }
+
+    var directory: String
+    var entries: Int
+    var bytes: Int
+    var maxBytes: Int
+    var oldest: Entry?
+    var newest: Entry?
+
+    init(directory: String, statistics: DiskCacheStatistics, maxSize: Int) {
+        self.directory = directory
+        entries = statistics.count
+        bytes = statistics.bytes
+        maxBytes = maxSize
+        let formatter = ISO8601DateFormatter()
+        func entry(_ entry: DiskCacheStatistics.Entry?) -> Entry? {
+            entry.map {
+                Entry(key: $0.key, url: $0.url?.absoluteString, bytes: $0.size,
+                      storedAt: formatter.string(from: $0.storedAt), accessedAt: formatter.string(from: $0.accessedAt))
+            }
+        }
+        oldest = entry(statistics.oldest)
+        newest = entry(statistics.newest)
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    var text: String {
+        var lines = [
+            "directory:  \(directory)",
+            "entries:    \(entries)",
+            "size:       \(formatBytes(bytes)) of \(formatBytes(maxBytes)) (\(bytes) bytes)",
+        ]
+        if let oldest { lines.append("oldest:     \(oldest.storedAt)  \(oldest.url ?? oldest.key)") }
+        if let newest { lines.append("newest:     \(newest.storedAt)  \(newest.url ?? newest.key)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import WebImageKit
+
+/// The pipeline one command run uses: a manager over the standard coders, the disk cache the
+/// global options describe (behind a memory cache), and an HTTP loader it shuts down at the end.
+struct CommandSession: Sendable {
+    let manager: ImageManager
+    let http: HTTPImageLoader
+    let disk: DiskCache
+
+    /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` both the
+    /// request and idle-read timeouts.
+    init(global: GlobalOptions, concurrency: Int, timeout: Duration? = nil) throws {
+        var httpConfiguration = HTTPImageLoaderConfiguration()
+        httpConfiguration.maximumConcurrentDownloads = concurrency
+        if let timeout {
+            httpConfiguration.timeout = timeout
+            httpConfiguration.readTimeout = timeout
+        }
+        httpConfiguration.logger = global.makeLogger(label: "webimage.http")
+        http = HTTPImageLoader(configuration: httpConfiguration)
+        disk = try global.openDiskCache()
+        let coders = ImageCodersManager.standard()
+        var configuration = ImageManagerConfiguration(
+            imageCache: TieredCache([MemoryCache(), disk], decoder: coders),
+            loader: ImageLoadersManager.standard(http: http), coders: coders)
+        configuration.logger = global.makeLogger(label: "webimage.manager")
+        manager = ImageManager(configuration: configuration)
+    }
+
+    /// Stops the HTTP client; call once when the command is done.
+    func shutdown() async {
+        try? await http.shutdown()
+    }
+}
+
+/// Where a response came from, as the tool reports it.
+func sourceName(_ response: ImageResponse) -> String {
+    switch response.cacheType {
+    case .memory: return "memory"
+    case .disk: return "disk"
+    default:
+        switch response.url.scheme?.lowercased() {
+        case "file": return "file"
+        case "data": return "data"
+        default: return "network"
+        }
+    }
+}
+
+/// The message a failure is reported with: the typed error's code and message.
+func failureMessage(_ error: any Error) -> String {
+    if let error = error as? WebImageError { return error.description }
+    return String(describing: error)
+}
+
+/// `12.3 KB`-style byte counts (powers of 1024).
+func formatBytes(_ bytes: Int) -> String {
+    let units = ["B", "KB", "MB", "GB", "TB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return unit == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+}
+
+/// Milliseconds of a duration, rounded.
+func wholeMilliseconds(_ duration: Duration) -> Int {
+    let (seconds, attoseconds) = duration.components
+    return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+}

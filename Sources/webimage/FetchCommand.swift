@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import WebImageKit
+
+/// `webimage fetch URL...`: load each URL through the manager (cache first) and write a file per URL.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load images through the cache and write a file for each URL.",
+        discussion: """
+            Each URL is looked up in the memory and disk caches first and downloaded only when \
+            missing. Without --resize, --thumbnail or --format the file holds the original bytes. \
+            On a terminal a live display shows a bar per download and an overall bar; otherwise \
+            one line per URL. Exit codes: 0 all succeeded, 1 some failed, 2 usage error, 130 \
+            interrupted (Ctrl-C).
+            """)
+
+    @Argument(help: "http(s), file:// or data: URLs.")
+    var urls: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The directory to write into (created if missing).", valueName: "DIR"))
+    var output = "."
+
+    @OptionGroup var transform: TransformOptions
+
+    @Option(help: "Re-encode every image in this format.")
+    var format: OutputFormatArgument?
+
+    @Flag(help: "Revalidate cached images with the server (If-None-Match / If-Modified-Since).")
+    var refresh = false
+
+    @Flag(help: "Neither read nor write the caches.")
+    var noCache = false
+
+    @Flag(help: "Never download: only what the caches hold.")
+    var cacheOnly = false
+
+    @Flag(help: "Try URLs that failed earlier in this run again.")
+    var retryFailed = false
+
+    @Option(help: "Downloads at once.")
+    var concurrency = 6
+
+    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
+    var timeout: Double?
+
+    @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
+        if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
+    }
+
+    func run() async throws {
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            printError("webimage: error: cannot create \(output): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        let session = try CommandSession(
+            global: global, concurrency: concurrency, timeout: timeout.map { Duration.milliseconds(Int($0 * 1000)) })
+        let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
+        let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
+        let (urls, concurrency) = (urls, concurrency)
+        let start = ContinuousClock.now
+        let interrupted = await Interrupt.run {
+            await withTaskGroup(of: Void.self) { group in
+                var next = 0
+                func addNext() {
+                    guard next < urls.count, !Task.isCancelled else { return }
+                    let (index, url) = (next, urls[next])
+                    next += 1
+                    group.addTask { display.finished(index, await job.fetch(url, index: index)) }
+                }
+                for _ in 0..<concurrency { addNext() }
+                for await _ in group { addNext() }
+            }
+        }
+        await session.shutdown()
+        let summary = display.end(cancelled: interrupted, elapsed: .now - start)
+        if interrupted { throw ExitCode(130) }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The per-URL settings these options ask for.
+    var settings: FetchSettings {
+        FetchSettings(
+            refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
+            thumbnail: transform.thumbnail, transformer: transform.transformer, format: format?.format,
+            encoding: transform.encodingOptions)
+    }
+}
+
+/// `--format` values: the formats WebImage encodes.
+enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
+    case jpeg, jpg, png, webp, gif
+
+    var format: ImageFormat {
+        switch self {
+        case .jpeg, .jpg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .gif: .gif
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import WebImageKit
+
+/// What `fetch` asks of every URL, in a form its concurrent tasks can share.
+struct FetchSettings: Sendable {
+    var refresh = false
+    var cacheOnly = false
+    var retryFailed = false
+    var noCache = false
+    var thumbnail: Int?
+    var transformer: (any ImageTransforming)?
+    var format: ImageFormat?
+    var encoding = ImageEncodingOptions()
+
+    /// Whether the decoded image is the original one, so that the original bytes can be written.
+    var keepsOriginalBytes: Bool { transformer == nil && thumbnail == nil }
+
+    /// The manager request for one URL string.
+    func request(for url: String) -> ImageRequest {
+        var request = ImageRequest(string: url)
+        if refresh { request.options.insert(.refreshCached) }
+        if cacheOnly { request.options.insert(.fromCacheOnly) }
+        if retryFailed { request.options.insert(.retryFailed) }
+        if noCache {
+            request.queryCacheType = .none
+            request.storeCacheType = .none
+            request.originalQueryCacheType = .none
+            request.originalStoreCacheType = .none
+        }
+        if let thumbnail {
+            request.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail)
+            request.preserveAspectRatio = true
+        }
+        request.transformer = transformer
+        if keepsOriginalBytes { request.options.insert(.queryMemoryData) }
+        // The process may exit right after the last response: stores must be on disk by then.
+        request.options.insert(.waitStoreCache)
+        request.encodeOptions = encoding
+        return request
+    }
+
+    /// The bytes to write and their format: the original bytes unless a resize, a thumbnail or
+    /// another format was asked for (or the original bytes are not at hand).
+    func encoded(_ response: ImageResponse, coders: any ImageCoding) throws -> (Data, ImageFormat) {
+        let source = response.image.format
+        let target = format ?? source
+        let sameFormat = target == source || (target == .png && source == .apng)
+        if keepsOriginalBytes, sameFormat, let data = response.data {
+            let detected = ImageFormat.detect(in: data)
+            return (data, detected == .undefined ? source : detected)
+        }
+        let written = coders.canEncode(target) ? target : .png
+        return (try coders.encode(response.image, as: written, options: encoding), written)
+    }
+}
+
+/// Loads one URL of a `fetch` run, reports its progress and writes its file.
+struct FetchJob: Sendable {
+    let settings: FetchSettings
+    let session: CommandSession
+    let display: ProgressDisplay
+    let files: OutputFiles
+
+    func fetch(_ url: String, index: Int) async -> ItemReport {
+        let start = ContinuousClock.now
+        let task = session.manager.task(for: settings.request(for: url))
+        display.started(index, url: url, label: Self.label(for: url))
+        let watcher = Task {
+            for await progress in task.progress {
+                display.progress(index, url: url, received: progress.receivedBytes, expected: progress.expectedBytes)
+            }
+        }
+        defer { watcher.cancel() }
+        do {
+            let response = try await task.response
+            let (data, written) = try settings.encoded(response, coders: session.manager.configuration.coders)
+            let file = try files.write(data, for: response.url, format: written)
+            return .finished(
+                url: url, response: response, bytes: data.count, format: written, elapsed: .now - start, file: file)
+        } catch {
+            return .failed(url: url, error: error, elapsed: .now - start)
+        }
+    }
+
+    /// The name a URL goes by in the live display: its last path component, else its host.
+    static func label(for url: String) -> String {
+        guard let parsed = URL(string: url), parsed.scheme?.lowercased() != "data" else { return String(url.prefix(24)) }
+        let last = parsed.lastPathComponent
+        return last.isEmpty || last == "/" ? (parsed.host ?? url) : last
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WebImageKit
+
+/// Options every cache-using command takes: where the cache lives, its limits, and how chatty to be.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The disk cache directory (default: $XDG_CACHE_HOME/webimage/default or ~/.cache/webimage/default).",
+        valueName: "DIR"))
+    var cacheDir: String?
+
+    @Option(help: ArgumentHelp("The disk cache's size budget in bytes (suffixes K, M, G allowed; default 1G).", valueName: "BYTES"))
+    var maxDiskSize: ByteCountArgument?
+
+    @Option(help: ArgumentHelp(
+        "How long disk entries live: seconds, or a number with s, m, h or d (default 7d; 0 purges, -1 never expires).",
+        valueName: "AGE"))
+    var maxAge: AgeArgument?
+
+    @Flag(name: .shortAndLong, help: "Log the pipeline's debug lines to standard error.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print only failures (and JSON with --json).")
+    var quiet = false
+
+    func validate() throws {
+        if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be used together") }
+    }
+
+    /// The disk cache configuration these options describe.
+    var diskConfiguration: DiskCacheConfiguration {
+        var configuration = DiskCacheConfiguration(namespace: "default")
+        if let cacheDir { configuration.directory = URL(fileURLWithPath: cacheDir, isDirectory: true).standardizedFileURL }
+        if let maxDiskSize { configuration.maxSize = maxDiskSize.bytes }
+        if let maxAge { configuration.maxAge = maxAge.seconds }
+        // One short-lived process: no background sweep timer; open-time expiry still runs.
+        configuration.sweepInterval = nil
+        return configuration
+    }
+
+    /// A logger to standard error: debug with `--verbose`, errors only otherwise (failures are reported by the display).
+    func makeLogger(label: String) -> Logger {
+        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .error
+        return logger
+    }
+
+    /// Opens the disk cache, or exits with a message when the directory cannot be used.
+    func openDiskCache() throws -> DiskCache {
+        do {
+            return try DiskCache(configuration: diskConfiguration)
+        } catch {
+            printError("webimage: error: cannot open the cache at \(diskConfiguration.directory.path): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// A byte count with an optional K, M or G suffix (powers of 1024).
+struct ByteCountArgument: ExpressibleByArgument {
+    let bytes: Int
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var multiplier = 1
+        if text.hasSuffix("B") { digits = digits.dropLast() }
+        if let last = digits.last, let factor = multipliers[last] {
+            multiplier = factor
+            digits = digits.dropLast()
+        }
+        guard let value = Int(digits), value >= 0 else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        bytes = product
+    }
+}
+
+/// An age: seconds, or a number with an `s`, `m`, `h` or `d` suffix; negative means never.
+struct AgeArgument: ExpressibleByArgument {
+    let seconds: TimeInterval
+
+    init?(argument: String) {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var text = Substring(argument.trimmingCharacters(in: .whitespaces).lowercased())
+        var unit = 1.0
+        if let last = text.last, let factor = units[last] {
+            unit = factor
+            text = text.dropLast()
+        }
+        guard let value = Double(text), value.isFinite else { return nil }
+        seconds = value * unit
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import WebImageKit
+
+/// `webimage prefetch`: warm the cache through the prefetcher.
+struct PrefetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Load URLs into the memory and disk caches ahead of time, at low priority.",
+        discussion: """
+            URLs come from the arguments, from --file (one per line; blank lines and lines starting \
+            with # are ignored) and, with "-", from standard input. Entries that are not URLs are \
+            skipped. Exit codes: 0 all finished, 1 some failed or were skipped, 2 usage error, \
+            130 interrupted.
+            """)
+
+    @Argument(help: "URLs; \"-\" reads more, one per line, from standard input.")
+    var urls: [String] = []
+
+    @Option(name: .customLong("file"), help: ArgumentHelp("A file of URLs, one per line.", valueName: "LIST"))
+    var listFile: String?
+
+    @Option(help: "Prefetches at once.")
+    var concurrency = 3
+
+    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
+    var timeout: Double?
+
+    @Flag(help: "One JSON object per line: finished, failed or skipped, then the summary.")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if urls.isEmpty && listFile == nil { throw ValidationError("give URLs, --file LIST or - for standard input") }
+    }
+
+    func run() async throws {
+        let entries = try readEntries()
+        let session = try CommandSession(
+            global: global, concurrency: concurrency, timeout: timeout.map { Duration.milliseconds(Int($0 * 1000)) })
+        let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: entries.count)
+        let prefetcher = ImagePrefetcher(
+            manager: session.manager, maximumConcurrentPrefetches: concurrency, options: [.waitStoreCache])
+        let start = ContinuousClock.now
+        let token = prefetcher.prefetch(entries.map(Self.url(from:)))
+        let interrupted = await Interrupt.run({
+            for await result in token.results {
+                let entry = entries[result.index]
+                switch result.outcome {
+                case .finished(let cacheType):
+                    display.finished(result.index, ItemReport(event: "finished", url: entry, source: Self.source(cacheType, entry)))
+                case .failed(let error):
+                    display.finished(result.index, .failed(url: entry, error: error, elapsed: nil))
+                case .skipped:
+                    display.finished(result.index, .skipped(entry: entry))
+                }
+            }
+        }, onInterrupt: { token.cancel() })
+        let counts = await token.completion
+        await session.shutdown()
+        let summary = display.end(cancelled: interrupted || counts.cancelled, elapsed: .now - start)
+        if interrupted { throw ExitCode(130) }
+        if summary.failed + summary.skipped > 0 { throw ExitCode(1) }
+    }
+
+    /// Arguments, then the list file, then standard input for "-".
+    func readEntries() throws -> [String] {
+        var entries: [String] = []
+        for argument in urls {
+            if argument == "-" {
+                while let line = readLine() { entries += Self.entries(in: line) }
+            } else {
+                entries.append(argument)
+            }
+        }
+        if let listFile {
+            guard let data = FileManager.default.contents(atPath: listFile) else {
+                printError("webimage: error: cannot read \(listFile)")
+                throw ExitCode(1)
+            }
+            entries += Self.entries(in: String(decoding: data, as: UTF8.self))
+        }
+        return entries
+    }
+
+    /// The non-blank, non-comment lines of `text`, trimmed.
+    static func entries(in text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    /// A URL the loaders can load, or nil (skipped).
+    static func url(from entry: String) -> URL? {
+        guard let url = URL(string: entry), let scheme = url.scheme?.lowercased(),
+            ["http", "https", "file", "data"].contains(scheme)
+        else { return nil }
+        return url
+    }
+
+    private static func source(_ cacheType: ImageCacheType, _ entry: String) -> String {
+        switch cacheType {
+        case .memory: "memory"
+        case .disk: "disk"
+        default: entry.lowercased().hasPrefix("file:") ? "file" : entry.lowercased().hasPrefix("data:") ? "data" : "network"
+        }
+    }
+}
