@@ -41,8 +41,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Downloads at once.")
     var concurrency = 6
 
-    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
-    var timeout: Double?
+    @OptionGroup var timeout: TimeoutOption
 
     @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
     var json = false
@@ -51,7 +50,6 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
     }
@@ -64,7 +62,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let session = try CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.map { Duration.milliseconds(Int($0 * 1000)) })
+            global: global, concurrency: concurrency, timeout: timeout.duration)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)

@@ -94,3 +94,16 @@ struct AgeArgument: ExpressibleByArgument {
         seconds = value * unit
     }
 }
+
+/// `--timeout SECONDS` for commands that download.
+struct TimeoutOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
+    var timeout: Double?
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    /// The timeout as a duration, when given.
+    var duration: Duration? { timeout.map { .milliseconds(Int(($0 * 1000).rounded())) } }
+}

@@ -23,8 +23,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(help: "Prefetches at once.")
     var concurrency = 3
 
-    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
-    var timeout: Double?
+    @OptionGroup var timeout: TimeoutOption
 
     @Flag(help: "One JSON object per line: finished, failed or skipped, then the summary.")
     var json = false
@@ -33,14 +32,13 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if urls.isEmpty && listFile == nil { throw ValidationError("give URLs, --file LIST or - for standard input") }
     }
 
     func run() async throws {
         let entries = try readEntries()
         let session = try CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.map { Duration.milliseconds(Int($0 * 1000)) })
+            global: global, concurrency: concurrency, timeout: timeout.duration)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: entries.count)
         let prefetcher = ImagePrefetcher(
             manager: session.manager, maximumConcurrentPrefetches: concurrency, options: [.waitStoreCache])

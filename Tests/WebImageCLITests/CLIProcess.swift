@@ -30,27 +30,7 @@ struct CLIRun: Sendable {
 /// Runs the built `webimage` executable as a child process.
 enum CLI {
     /// The `webimage` binary, built next to the test binary.
-    static func executable() throws -> URL {
-        var directories: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        var bundle = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            directories.append(bundle)
-            bundle.deleteLastPathComponent()
-        }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("webimage")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                FileManager.default.isExecutableFile(atPath: candidate.path)
-            {
-                return candidate
-            }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "webimage near \(directories)"])
-    }
+    static func executable() throws -> URL { try BuiltProducts.executable(named: "webimage") }
 
     /// Starts `webimage arguments…` in `directory` with pipes for its streams (or `standardError`
     /// for standard error, e.g. a pseudo-terminal).

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTesting
 
 /// A running `webimage-cache-stress` child with line-based stdin/stdout (see its usage). All
 /// calls block the calling thread; tests run them through ``onThread(_:)``, off the
@@ -19,22 +20,7 @@ final class ChildProcess {
     }
 
     /// The `webimage-cache-stress` binary, built next to the test binary.
-    static func stressExecutable() throws -> URL {
-        var directories: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        var bundle = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            directories.append(bundle)
-            bundle.deleteLastPathComponent()
-        }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("webimage-cache-stress")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "webimage-cache-stress near \(directories)"])
-    }
+    static func stressExecutable() throws -> URL { try BuiltProducts.executable(named: "webimage-cache-stress") }
 
     /// Reads lines until one equals `line`; returns false if the output ends first.
     func waitForLine(_ line: String) -> Bool {
