@@ -63,8 +63,9 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     /// Asked when a response is `401` with the URL and its `WWW-Authenticate` value; the request is
     /// sent once more with the credential it returns (nil gives up and keeps the `401`).
     public var credentialProvider: (@Sendable (URL, String?) async -> ImageLoadCredential?)?
-    /// Accept any TLS certificate (self-signed, expired, wrong host). Off by default; for tests and
-    /// closed networks only.
+    /// Accept any TLS certificate (self-signed, expired, wrong host) for every request. Off by
+    /// default; for tests and closed networks only. One request can opt in alone with
+    /// ``ImageLoadRequest/allowsInvalidCertificates``.
     public var acceptsInvalidCertificates = false
     /// Report progress at most every this fraction of the total (default 0: every chunk); the
     /// last progress always comes.
