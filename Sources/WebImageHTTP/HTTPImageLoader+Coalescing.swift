@@ -3,13 +3,15 @@ import Logging
 public import WebImage
 
 extension HTTPImageLoader {
-    /// Queues or joins the download of `request.url` and returns this caller's task.
+    /// Queues or joins the download of `request.url` and returns this caller's task. A download
+    /// is joined only when the revalidation validators, ``ImageLoadRequest/allowsInvalidCertificates``
+    /// and ``ImageLoadRequest/handlesCookies`` match too.
     ///
     /// Dropping the task's event stream unconsumed, or cancelling the task that iterates it,
     /// cancels this caller.
     public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
         let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
-        let key = DownloadKey(url: request.url.absoluteString, revalidation: request.revalidation)
+        let key = DownloadKey(request)
         let registered: (token: Int, start: [Int])? = state.withLock { state in
             guard !state.isShutdown else { return nil }
             let token = state.nextToken

@@ -6,15 +6,19 @@ import NIOHTTP1
 import WebImage
 
 extension HTTPImageLoader {
-    /// Sends the request (after credentials and the request modifier), checks the response
-    /// head, streams the body into the download's buffer with throttled progress, and returns
-    /// the decrypted body.
+    /// Sends the request (after credentials, cookies and the request modifier), checks the
+    /// response head, streams the body into the download's buffer with throttled progress, and
+    /// returns the decrypted body.
     func transfer(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let client = try client(for: request)
         var outgoing = ImageLoadURLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
         if let revalidation = request.revalidation {
             outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
+        }
+        if request.handlesCookies {
+            outgoing.headers = addingCookies(to: outgoing.headers, for: request.url)
         }
         if outgoing.headers["Authorization"] == nil, let credential = request.credential ?? configuration.credential {
             outgoing.headers["Authorization"] = credential.basicAuthorization
@@ -26,14 +30,17 @@ extension HTTPImageLoader {
             outgoing = modified
         }
         let timeout = request.timeout ?? configuration.timeout
-        var response = try await execute(outgoing, timeout: timeout)
+        var response = try await execute(outgoing, timeout: timeout, on: client)
         if response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
             let provider = configuration.credentialProvider,
             let credential = await provider(outgoing.url, response.headers.first(name: "WWW-Authenticate"))
         {
             _ = try? await response.body.collect(upTo: 64 * 1024)
             outgoing.headers["Authorization"] = credential.basicAuthorization
-            response = try await execute(outgoing, timeout: timeout)
+            response = try await execute(outgoing, timeout: timeout, on: client)
+        }
+        if request.handlesCookies {
+            storeCookies(of: response, finalURL: response.url ?? outgoing.url, mainDocumentURL: request.url)
         }
         let timeToFirstByte = clock.now - start
         var head = ImageLoadResponse(
@@ -81,7 +88,9 @@ extension HTTPImageLoader {
         return ImageLoadResult(data: data, response: head, metrics: metrics)
     }
 
-    private func execute(_ outgoing: ImageLoadURLRequest, timeout: Duration) async throws -> HTTPClientResponse {
+    private func execute(
+        _ outgoing: ImageLoadURLRequest, timeout: Duration, on client: HTTPClient
+    ) async throws -> HTTPClientResponse {
         var request = HTTPClientRequest(url: outgoing.url.absoluteString)
         request.method = HTTPMethod(rawValue: outgoing.method)
         for field in outgoing.headers { request.headers.add(name: field.name, value: field.value) }

@@ -18,6 +18,10 @@ public import WebImage
 ///   rest wait, highest priority first, FIFO or LIFO among equals; ``ImageLoadTask/setPriority(_:)``
 ///   reorders a waiting download.
 /// - Loader-wide ``HTTPDownloadEvent``s from ``events()``, also logged at debug level.
+/// - A request with ``ImageLoadRequest/allowsInvalidCertificates`` goes through a second client
+///   without certificate verification (made on first use, otherwise like the first) and never
+///   shares a download with a strict request. One with ``ImageLoadRequest/handlesCookies`` sends
+///   and stores cookies through ``HTTPImageLoaderConfiguration/cookieStorage``.
 ///
 /// Call ``shutdown()`` when done: AsyncHTTPClient requires its client to be shut down.
 ///
@@ -83,12 +87,14 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// Cancels every load, ends the event streams and shuts the owned client down.
     public func shutdown() async throws {
-        let (tasks, continuations) = state.withLock { state in
+        let (tasks, continuations, lenientClient) = state.withLock { state in
             state.isShutdown = true
             let tasks = state.flows.values.compactMap(\.task)
             let continuations = state.subscribers.values.map(\.continuation)
             state.subscribers.removeAll()
-            return (tasks, continuations)
+            let lenientClient = state.lenientClient
+            state.lenientClient = nil
+            return (tasks, continuations, lenientClient)
         }
         for continuation in continuations {
             continuation.finish(throwing: WebImageError(.cancelled, "the loader was shut down"))
@@ -96,10 +102,33 @@ public final class HTTPImageLoader: ImageLoading {
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         broadcaster.finish()
+        try await lenientClient?.shutdown()
         if ownsClient { try await client.shutdown() }
     }
 
-    static func clientConfiguration(_ configuration: HTTPImageLoaderConfiguration) -> HTTPClient.Configuration {
+    /// The client for `request`: the loader's, or for a request that accepts invalid certificates
+    /// (on a loader that verifies them) the lenient one, made on first use.
+    func client(for request: ImageLoadRequest) throws -> HTTPClient {
+        guard request.allowsInvalidCertificates, !(ownsClient && configuration.acceptsInvalidCertificates) else {
+            return client
+        }
+        return try state.withLock { state in
+            if let lenient = state.lenientClient { return lenient }
+            // After shutdown() took the lenient client, a new one would never be shut down.
+            guard !state.isShutdown else { throw WebImageError(.cancelled, "the loader was shut down") }
+            let lenient = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: Self.clientConfiguration(configuration, acceptingInvalidCertificates: true))
+            state.lenientClient = lenient
+            return lenient
+        }
+    }
+
+    /// AsyncHTTPClient's settings for `configuration`; without certificate verification when
+    /// the configuration or `lenient` asks for it.
+    static func clientConfiguration(
+        _ configuration: HTTPImageLoaderConfiguration, acceptingInvalidCertificates lenient: Bool = false
+    ) -> HTTPClient.Configuration {
         var result = HTTPClient.Configuration(
             redirectConfiguration: configuration.maximumRedirects > 0
                 ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
@@ -108,7 +137,7 @@ public final class HTTPImageLoader: ImageLoading {
         result.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maximumConcurrentDownloads))
-        if configuration.acceptsInvalidCertificates {
+        if configuration.acceptsInvalidCertificates || lenient {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.certificateVerification = .none
             result.tlsConfiguration = tls

@@ -2,6 +2,10 @@ public import Foundation
 public import Logging
 public import WebImage
 
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
 /// Settings of an ``HTTPImageLoader`` (SDWebImage's `SDWebImageDownloaderConfig`); every field is
 /// defaulted and each request may override the per-request ones (``ImageLoadRequest``).
 ///
@@ -14,10 +18,13 @@ public import WebImage
 /// defer { Task { try await loader.shutdown() } }
 /// ```
 ///
-/// Cookies: AsyncHTTPClient keeps no cookie store, so none are sent or stored automatically. Send
-/// cookies with a `Cookie` header (``headers``, ``ImageLoadRequest/headers``, or a
-/// ``requestModifier`` that reads your own store); response `Set-Cookie` fields are in
-/// ``ImageLoadResponse/headers``.
+/// Cookies: AsyncHTTPClient keeps no cookie store. A request with
+/// ``ImageLoadRequest/handlesCookies`` sends the `Cookie` header that ``cookieStorage`` holds for
+/// its URL and stores the response's `Set-Cookie` fields there (those of redirect responses too,
+/// each for its own URL). Cookies go with the first request only: AsyncHTTPClient carries the
+/// header along same-origin redirects and drops it on cross-origin ones, and a cookie set by one
+/// redirect is not sent on the next hop of the same chain. Other requests send and store none;
+/// their `Set-Cookie` fields are still in ``ImageLoadResponse/headers``.
 public struct HTTPImageLoaderConfiguration: Sendable {
     /// The version of WebImage that the default `User-Agent` names.
     public static let webImageVersion = "0.1.0"
@@ -56,8 +63,9 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     /// Asked when a response is `401` with the URL and its `WWW-Authenticate` value; the request is
     /// sent once more with the credential it returns (nil gives up and keeps the `401`).
     public var credentialProvider: (@Sendable (URL, String?) async -> ImageLoadCredential?)?
-    /// Accept any TLS certificate (self-signed, expired, wrong host). Off by default; for tests and
-    /// closed networks only.
+    /// Accept any TLS certificate (self-signed, expired, wrong host) for every request. Off by
+    /// default; for tests and closed networks only. One request can opt in alone with
+    /// ``ImageLoadRequest/allowsInvalidCertificates``.
     public var acceptsInvalidCertificates = false
     /// Report progress at most every this fraction of the total (default 0: every chunk); the
     /// last progress always comes.
@@ -76,6 +84,15 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var blockingPolicy = FailedURLBlockingPolicy.standard
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
+    /// Where requests with ``ImageLoadRequest/handlesCookies`` read and store cookies (default
+    /// `HTTPCookieStorage.shared`, looked up only when such a request runs: on Linux the shared
+    /// storage persists cookies under `~/.local/share`). Tests can set an in-memory storage such
+    /// as `URLSessionConfiguration.ephemeral.httpCookieStorage`.
+    public var cookieStorage: HTTPCookieStorage {
+        get { customCookieStorage ?? .shared }
+        set { customCookieStorage = newValue }
+    }
+    private var customCookieStorage: HTTPCookieStorage?
 
     /// The defaults.
     public init() {}

@@ -1,11 +1,23 @@
+import AsyncHTTPClient
 import Foundation
 import WebImage
 
-/// What makes two loads the same download: the URL, and the validators when revalidating (a
-/// conditional request must not answer a plain one with a 304).
+/// What makes two loads the same download: the URL, the validators when revalidating (a
+/// conditional request must not answer a plain one with a 304), whether the certificate is
+/// verified (a strict caller must never get bytes from an unverified server) and whether
+/// cookies are sent and stored.
 struct DownloadKey: Hashable, Sendable {
     var url: String
     var revalidation: HTTPCacheMetadata?
+    var allowsInvalidCertificates = false
+    var handlesCookies = false
+
+    init(_ request: ImageLoadRequest) {
+        url = request.url.absoluteString
+        revalidation = request.revalidation
+        allowsInvalidCertificates = request.allowsInvalidCertificates
+        handlesCookies = request.handlesCookies
+    }
 }
 
 /// Everything an ``HTTPImageLoader`` guards with its one lock: the queue state machine, each
@@ -38,6 +50,8 @@ struct LoaderState: Sendable {
     var flows: [Int: Flow] = [:]
     var nextToken = 0
     var isShutdown = false
+    /// The client without certificate verification, once a request needed it.
+    var lenientClient: HTTPClient?
 
     init(configuration: HTTPImageLoaderConfiguration) {
         machine = DownloadQueueStateMachine(

@@ -2,6 +2,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A scripted HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for loader tests and benchmarks.
@@ -9,7 +10,8 @@ import Synchronization
 /// Each path gets a handler that sees the ``RecordedRequest`` and returns a ``TestResponse``
 /// (status, headers, body steps with pauses, gates, a close or a hang). The server records
 /// every request and how each response ended, and lets a test wait for a condition on that log
-/// instead of sleeping. Unknown paths answer `404`.
+/// instead of sleeping. Unknown paths answer `404`. `start(tls: .selfSigned)` serves HTTPS with a
+/// certificate made at runtime (``certificate``) that no client trusts by default.
 ///
 /// ```swift
 /// let server = try await LoopbackHTTPServer.start()
@@ -27,27 +29,41 @@ public final class LoopbackHTTPServer: Sendable {
         var waiters: [(condition: @Sendable (ServerLog) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
+    /// How the server secures its connections.
+    public enum TLSMode: Sendable {
+        /// HTTPS with a fresh ``SelfSignedCertificate`` for 127.0.0.1.
+        case selfSigned
+    }
+
     /// The port the server listens on.
     public let port: Int
+    /// The certificate an HTTPS server presents (nil for plain HTTP).
+    public let certificate: SelfSignedCertificate?
     private let state: Mutex<State>
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?>
 
-    private init(port: Int, serverChannel: any Channel) {
+    private init(port: Int, certificate: SelfSignedCertificate?, serverChannel: any Channel) {
         self.port = port
+        self.certificate = certificate
         self.serverChannel = serverChannel
         self.state = Mutex(State())
         self.acceptTask = Mutex(nil)
     }
 
-    /// Starts a server on 127.0.0.1 and a free port.
-    public static func start() async throws -> LoopbackHTTPServer {
+    /// Starts a server on 127.0.0.1 and a free port: plain HTTP, or HTTPS when `tls` is set.
+    public static func start(tls: TLSMode? = nil) async throws -> LoopbackHTTPServer {
+        let certificate = try tls.map { _ in try SelfSignedCertificate.make() }
+        let context = try certificate?.serverContext()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
@@ -56,7 +72,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard let port = listener.channel.localAddress?.port else {
             throw ChannelError.unknownLocalAddress
         }
-        let server = LoopbackHTTPServer(port: port, serverChannel: listener.channel)
+        let server = LoopbackHTTPServer(port: port, certificate: certificate, serverChannel: listener.channel)
         let task = Task<Void, Never> {
             try? await listener.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -70,11 +86,11 @@ public final class LoopbackHTTPServer: Sendable {
         return server
     }
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>`, or `https://…` for a TLS server.
+    public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)")! }
 
     /// The URL of a path on this server (`path` starts with `/`).
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: baseURL.absoluteString + path)! }
 
     /// Answers `path` with whatever `handler` returns for each request.
     public func route(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) async -> TestResponse) {

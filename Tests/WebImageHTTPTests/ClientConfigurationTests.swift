@@ -5,8 +5,8 @@ import Testing
 
 @testable import WebImageHTTP
 
-/// How the loader's configuration becomes AsyncHTTPClient's (TLS is checked here, not against a
-/// TLS server: see the loader notes).
+/// How the loader's configuration becomes AsyncHTTPClient's (HTTPTLSTests checks TLS against a
+/// real HTTPS loopback server).
 @Suite("HTTP loader: client configuration")
 struct ClientConfigurationTests {
     @Test func invalidCertificatesAreRefusedUnlessOptedIn() {
@@ -15,6 +15,16 @@ struct ClientConfigurationTests {
         var lenient = HTTPImageLoaderConfiguration()
         lenient.acceptsInvalidCertificates = true
         #expect(HTTPImageLoader.clientConfiguration(lenient).tlsConfiguration?.certificateVerification == CertificateVerification.none)
+    }
+
+    @Test func theLenientClientDiffersOnlyInVerification() {
+        var configuration = HTTPImageLoaderConfiguration()
+        configuration.timeout = .seconds(3)
+        configuration.maximumConcurrentDownloads = 11
+        let lenient = HTTPImageLoader.clientConfiguration(configuration, acceptingInvalidCertificates: true)
+        #expect(lenient.tlsConfiguration?.certificateVerification == CertificateVerification.none)
+        #expect(lenient.timeout.connect == .seconds(3))
+        #expect(lenient.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit == 11)
     }
 
     @Test func timeoutsAndPoolFollowTheConfiguration() {

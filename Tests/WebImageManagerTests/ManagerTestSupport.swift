@@ -35,12 +35,16 @@ final class ManagerHarness: Sendable {
         self.http = http
     }
 
-    static func start(maximumConcurrentDownloads: Int = 6) async throws -> ManagerHarness {
-        let server = try await LoopbackHTTPServer.start()
+    static func start(
+        maximumConcurrentDownloads: Int = 6, tls: LoopbackHTTPServer.TLSMode? = nil,
+        configure: (inout HTTPImageLoaderConfiguration) -> Void = { _ in }
+    ) async throws -> ManagerHarness {
+        let server = try await LoopbackHTTPServer.start(tls: tls)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-manager-tests-\(UUID().uuidString)", isDirectory: true)
         var configuration = HTTPImageLoaderConfiguration()
         configuration.maximumConcurrentDownloads = maximumConcurrentDownloads
+        configure(&configuration)
         return ManagerHarness(server: server, directory: directory, http: HTTPImageLoader(configuration: configuration))
     }
 
@@ -67,9 +71,12 @@ final class ManagerHarness: Sendable {
 
 /// Runs `body` with a started harness and always shuts it down.
 func withHarness(
-    maximumConcurrentDownloads: Int = 6, _ body: (ManagerHarness) async throws -> Void
+    maximumConcurrentDownloads: Int = 6, tls: LoopbackHTTPServer.TLSMode? = nil,
+    configure: (inout HTTPImageLoaderConfiguration) -> Void = { _ in },
+    _ body: (ManagerHarness) async throws -> Void
 ) async throws {
-    let harness = try await ManagerHarness.start(maximumConcurrentDownloads: maximumConcurrentDownloads)
+    let harness = try await ManagerHarness.start(
+        maximumConcurrentDownloads: maximumConcurrentDownloads, tls: tls, configure: configure)
     do {
         try await body(harness)
     } catch {

@@ -3,7 +3,7 @@ public import Foundation
 /// What to load and how: the typed form of SDWebImage's downloader options and context.
 ///
 /// Loaders that do not speak HTTP ignore the HTTP-only fields (headers, credential,
-/// revalidation, modifiers, status codes).
+/// revalidation, modifiers, status codes, certificates, cookies).
 ///
 /// ```swift
 /// var request = ImageLoadRequest(url: url, priority: .high)
@@ -36,6 +36,13 @@ public struct ImageLoadRequest: Sendable {
     public var acceptableContentTypes: Set<String>?
     /// The time allowed for the response head and between two reads, over the loader's.
     public var timeout: Duration?
+    /// Accept any TLS certificate for this request only (self-signed, expired, wrong host), as
+    /// SDWebImage's `allowInvalidSSLCertificates`. Off by default; for tests and closed networks.
+    /// A lenient request never shares a download with a strict one.
+    public var allowsInvalidCertificates = false
+    /// Send the cookies the loader's cookie storage holds for the URL and store the cookies the
+    /// response sets, as SDWebImage's `handleCookies`. Off by default.
+    public var handlesCookies = false
 
     /// A request for `url`.
     public init(url: URL, priority: ImageLoadPriority = .normal) {

@@ -68,6 +68,8 @@ extension ImageManager {
         loadRequest.responseModifier = request.responseModifier
         loadRequest.decryptor = request.decryptor
         loadRequest.revalidation = revalidation
+        loadRequest.allowsInvalidCertificates = plan.options.contains(.allowInvalidSSLCertificates)
+        loadRequest.handlesCookies = plan.options.contains(.handleCookies)
         let progressive = plan.options.contains(.progressiveLoad)
         loadRequest.reportsPartialData = progressive
         let loadTask = loader.load(loadRequest)

@@ -1,0 +1,43 @@
+import AsyncHTTPClient
+import Foundation
+import WebImage
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Cookies for ``ImageLoadRequest/handlesCookies``, through Foundation's `HTTPCookieStorage`
+/// (AsyncHTTPClient keeps none).
+extension HTTPImageLoader {
+    /// `headers` with the storage's cookies for `url` added to any `Cookie` header already there.
+    func addingCookies(to headers: ImageLoadHeaders, for url: URL) -> ImageLoadHeaders {
+        let cookies = configuration.cookieStorage.cookies(for: url) ?? []
+        guard let stored = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !stored.isEmpty else {
+            return headers
+        }
+        var result = headers
+        if let existing = headers["Cookie"], !existing.isEmpty {
+            result["Cookie"] = existing + "; " + stored
+        } else {
+            result["Cookie"] = stored
+        }
+        return result
+    }
+
+    /// Stores the `Set-Cookie` fields of every response of `response`: each redirect hop's for
+    /// its own URL, then the final one's. `mainDocumentURL` is the image URL, for storages whose
+    /// policy accepts only cookies from the main document's domain.
+    func storeCookies(of response: HTTPClientResponse, finalURL: URL, mainDocumentURL: URL) {
+        var responses: [(url: URL?, setCookies: [String])] = response.history.dropLast().map { hop in
+            (URL(string: hop.request.url), hop.responseHead.headers["Set-Cookie"])
+        }
+        responses.append((finalURL, response.headers["Set-Cookie"]))
+        let storage = configuration.cookieStorage
+        for (url, setCookies) in responses {
+            guard let url, !setCookies.isEmpty else { continue }
+            // One field at a time: joined with commas, an `Expires` date's comma would split a cookie.
+            let cookies = setCookies.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+            if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL) }
+        }
+    }
+}
