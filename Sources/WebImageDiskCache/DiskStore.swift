@@ -2,6 +2,14 @@ import Foundation
 import GRDB
 import WebImage
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The disk cache's synchronous engine: the SQLite index plus the data files.
 ///
 /// Ordering invariants (what makes it crash-safe and shareable between processes):
@@ -27,7 +35,23 @@ final class DiskStore: @unchecked Sendable {
         database = try Self.openIndex(at: configuration.directory)
     }
 
+    /// Opens (creating and migrating when new) the index in `directory`. Processes opening the
+    /// same directory at once take turns through an advisory lock on `index.lock`: SQLite's busy
+    /// handler does not cover switching a new database to WAL, and two migrators could both
+    /// create the schema.
     static func openIndex(at directory: URL) throws -> DatabaseQueue {
+        let lockPath = directory.appendingPathComponent("index.lock").path
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else {
+            throw WebImageError(.cacheIO, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw WebImageError(.cacheIO, "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(lock, LOCK_UN) }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(30)

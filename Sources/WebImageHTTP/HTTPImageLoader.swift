@@ -137,6 +137,9 @@ public final class HTTPImageLoader: ImageLoading {
         result.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maximumConcurrentDownloads))
+        // A refused connection or a failed TLS handshake fails the load at once with its own error
+        // (as URLSession does) instead of being retried until the connect timeout.
+        result.connectionPool.retryConnectionEstablishment = false
         if configuration.acceptsInvalidCertificates || lenient {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.certificateVerification = .none

@@ -48,15 +48,21 @@ final class ChildProcess {
 
     /// Waits for the child to end (draining its output); returns how it ended.
     func wait() -> (reason: Process.TerminationReason, status: Int32) {
-        while !output.fileHandleForReading.availableData.isEmpty {}
+        while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty { buffer.append(chunk) }
         process.waitUntilExit()
         return (process.terminationReason, process.terminationStatus)
     }
 
-    /// Runs blocking `body` on a dispatch thread and resumes with its result.
+    /// The last line the child printed (after ``wait()``): its error, when it failed.
+    var lastLine: String {
+        String(decoding: buffer, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// Runs blocking `body` on a thread of its own (not libdispatch's pool, which Swift
+    /// concurrency shares on Linux) and resumes with its result.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }
     }
 }

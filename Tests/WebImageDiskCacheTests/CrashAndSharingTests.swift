@@ -81,13 +81,37 @@ struct CrashAndSharingTests {
         }
     }
 
+    @Test func processesOpeningANewDirectoryAtOnceAllSucceed() async throws {
+        // Without the open lock, two of three children racing to create the index failed about
+        // half the time ("database is locked" switching to WAL, or "table entry already exists").
+        let root = TemporaryDirectory()
+        for round in 0..<5 {
+            let directory = root.child("fresh-\(round)")
+            let statuses = try await ChildProcess.onThread {
+                let children = try (0..<4).map { try ChildProcess([directory.path, "\($0 * 5)", "\($0 * 5 + 10)"]) }
+                return children.map { child in
+                    let status = child.wait().status
+                    if status != 0 { print("webimage-cache-stress exited with \(status): \(child.lastLine)") }
+                    return status
+                }
+            }
+            #expect(statuses == [0, 0, 0, 0], "round \(round)")
+            let cache = try DiskCache(configuration: .testing(directory))
+            #expect(try await cache.count() == 25)
+        }
+    }
+
     /// Starts one child per argument list, lets them go at once, and returns their exit statuses.
     private func runTogether(_ argumentLists: [[String]]) async throws -> [Int32] {
         try await ChildProcess.onThread {
             let children = try argumentLists.map { try ChildProcess($0) }
             for child in children { _ = child.waitForLine("ready") }
             for child in children { child.send("go") }
-            return children.map { $0.wait().status }
+            return children.map { child in
+                let status = child.wait().status
+                if status != 0 { print("webimage-cache-stress exited with \(status): \(child.lastLine)") }
+                return status
+            }
         }
     }
 }
