@@ -18,7 +18,8 @@ public final class TestGate: Sendable {
         var nextID = 0
         var parked: [Int: CheckedContinuation<Void, any Error>] = [:]
         var cancelledBeforeParking: Set<Int> = []
-        var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var arrivalWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var cancelledArrivalWaiters: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -42,15 +43,31 @@ public final class TestGate: Sendable {
         for continuation in parked { continuation.resume() }
     }
 
-    /// Waits until the gate has been reached `count` times in all.
+    /// Waits until the gate has been reached `count` times in all, or the waiting task is
+    /// cancelled (a test past its time limit then fails instead of hanging).
     public func waitForArrivals(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.arrivals >= count { return true }
-                state.arrivalWaiters.append((count, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.arrivals >= count || state.cancelledArrivalWaiters.remove(id) != nil { return true }
+                    state.arrivalWaiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.arrivalWaiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledArrivalWaiters.insert(id)
+                    return nil
+                }
+                return state.arrivalWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
         }
     }
 
@@ -60,7 +77,7 @@ public final class TestGate: Sendable {
         let (id, ready) = state.withLock { state in
             state.arrivals += 1
             let arrivals = state.arrivals
-            var stillWaiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+            var stillWaiting: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
             for waiter in state.arrivalWaiters {
                 if arrivals >= waiter.count { waiter.continuation.resume() } else { stillWaiting.append(waiter) }
             }

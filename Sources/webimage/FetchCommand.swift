@@ -67,7 +67,7 @@ struct FetchCommand: AsyncParsableCommand {
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)
         let start = ContinuousClock.now
-        let interrupted = await Interrupt.run {
+        let interrupted = await Interrupt.run(onInterrupt: { display.interrupt() }) {
             await withTaskGroup(of: Void.self) { group in
                 var next = 0
                 func addNext() {

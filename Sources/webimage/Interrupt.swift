@@ -14,9 +14,9 @@ import Darwin
 /// Swift cancellation (downloads stop, cache writes finish or never start); a second one exits at once.
 enum Interrupt {
     /// Runs `work` until it returns or a signal cancels it; returns whether a signal came.
-    static func run(_ work: @escaping @Sendable () async -> Void, onInterrupt: @escaping @Sendable () -> Void = {}) async
-        -> Bool
-    {
+    static func run(
+        onInterrupt: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () async -> Void
+    ) async -> Bool {
         let task = Task { await work() }
         let signals = Mutex(0)
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in

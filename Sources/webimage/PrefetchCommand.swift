@@ -44,7 +44,10 @@ struct PrefetchCommand: AsyncParsableCommand {
             manager: session.manager, maximumConcurrentPrefetches: concurrency, options: [.waitStoreCache])
         let start = ContinuousClock.now
         let token = prefetcher.prefetch(entries.map(Self.url(from:)))
-        let interrupted = await Interrupt.run({
+        let interrupted = await Interrupt.run(onInterrupt: {
+            display.interrupt()
+            token.cancel()
+        }) {
             for await result in token.results {
                 let entry = entries[result.index]
                 switch result.outcome {
@@ -56,7 +59,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                     display.finished(result.index, .skipped(entry: entry))
                 }
             }
-        }, onInterrupt: { token.cancel() })
+        }
         let counts = await token.completion
         await session.shutdown()
         let summary = display.end(cancelled: interrupted || counts.cancelled, elapsed: .now - start)

@@ -40,6 +40,7 @@ final class ProgressDisplay: Sendable {
         var lastDraw: ContinuousClock.Instant?
         var lastJSONProgress: [Int: ContinuousClock.Instant] = [:]
         var ended = false
+        var interrupted = false
     }
 
     let mode: DisplayMode
@@ -95,9 +96,16 @@ final class ProgressDisplay: Sendable {
         }
     }
 
+    /// Ctrl-C came: the cancellations that follow are counted but not printed one by one (the
+    /// summary says the run was cancelled).
+    func interrupt() {
+        state.withLock { $0.interrupted = true }
+    }
+
     /// An item ended.
     func finished(_ id: Int, _ report: ItemReport) {
         state.withLock { state in
+            let quietCancellation = state.interrupted && report.error?.code == "cancelled"
             state.running[id] = nil
             state.order.removeAll { $0 == id }
             state.lastJSONProgress[id] = nil
@@ -116,7 +124,7 @@ final class ProgressDisplay: Sendable {
                     Terminal.err(Terminal.Escape.red("-") + " " + report.warningLine + "\n")
                 } else if report.succeeded {
                     Terminal.out((colorsOutput ? Terminal.Escape.green("✓") : "✓") + " " + report.details + "\n")
-                } else {
+                } else if !quietCancellation {
                     Terminal.err(Terminal.Escape.red("✗") + " " + report.errorLine + "\n")
                 }
                 redraw(&state, force: true)
@@ -125,14 +133,14 @@ final class ProgressDisplay: Sendable {
                     Terminal.err(report.warningLine + "\n")
                 } else if report.succeeded {
                     Terminal.out("[\(done)/\(total)] ok  \(report.details)\n")
-                } else {
+                } else if !quietCancellation {
                     Terminal.err(report.errorLine + "\n")
                 }
             case .json:
                 Terminal.out(jsonLine(report))
-                if report.event == "failed" { Terminal.err(report.errorLine + "\n") }
+                if report.event == "failed", !quietCancellation { Terminal.err(report.errorLine + "\n") }
             case .quiet:
-                if report.event == "failed" { Terminal.err(report.errorLine + "\n") }
+                if report.event == "failed", !quietCancellation { Terminal.err(report.errorLine + "\n") }
             }
         }
     }

@@ -140,6 +140,8 @@ struct FetchCommandTests {
             let run = try await child.finish(limit: .seconds(20))
             #expect(run.status == 130)
             #expect(run.stdout.contains("(cancelled)"))
+            // The downloads Ctrl-C cancelled are counted, not listed as errors.
+            #expect(!run.stderr.contains("cancelled:"), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("stuck.png").path))
             let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cache").path)
             #expect(!cacheFiles.contains { $0.hasPrefix(".tmp") || $0.hasPrefix("tmp") })

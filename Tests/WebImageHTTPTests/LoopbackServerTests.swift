@@ -39,4 +39,16 @@ struct LoopbackServerTests {
         parked.cancel()
         await #expect(throws: CancellationError.self) { try await parked.value }
     }
+
+    @Test func waitingForArrivalsEndsWhenTheWaiterIsCancelled() async throws {
+        let gate = TestGate()
+        let waiter = Task { await gate.waitForArrivals(1) }
+        waiter.cancel()
+        await waiter.value  // returns although nothing ever arrives
+        let late = Task { await gate.waitForArrivals(2) }
+        try await Task.sleep(for: .milliseconds(20))
+        late.cancel()
+        await late.value
+        #expect(gate.arrivals == 0)
+    }
 }
