@@ -28,10 +28,10 @@ public struct DiskCacheStatistics: Sendable, Hashable {
 }
 
 extension DiskStore {
-    /// Totals plus the oldest and newest entries by store date.
+    /// Totals plus the oldest and newest entries by store date, from one read transaction.
     func statistics() throws -> DiskCacheStatistics {
-        let (count, bytes) = try totals()
-        return try database.read { db in
+        try database.read { db in
+            let (count, bytes) = try Self.totals(db)
             func entry(_ order: String) throws -> DiskCacheStatistics.Entry? {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry ORDER BY created_at \(order), access_seq \(order) LIMIT 1")
                 else { return nil }

@@ -247,9 +247,12 @@ final class DiskStore: @unchecked Sendable {
 
     /// The number of entries and their total bytes, from the trigger-kept totals.
     func totals() throws -> (count: Int, bytes: Int) {
-        try database.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count, bytes FROM totals")
-            return (row?[0] ?? 0, row?[1] ?? 0)
-        }
+        try database.read(Self.totals)
+    }
+
+    /// ``totals()`` inside a transaction already open on `db`.
+    static func totals(_ db: Database) throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT count, bytes FROM totals")
+        return (row?[0] ?? 0, row?[1] ?? 0)
     }
 }

@@ -17,9 +17,9 @@ public final class TestGate: Sendable {
         var arrivals = 0
         var nextID = 0
         var parked: [Int: CheckedContinuation<Void, any Error>] = [:]
-        var cancelledBeforeParking: Set<Int> = []
+        /// Ids of `pass()` and `waitForArrivals` calls cancelled before they started waiting.
+        var cancelledBeforeWaiting: Set<Int> = []
         var arrivalWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        var cancelledArrivalWaiters: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -53,7 +53,7 @@ public final class TestGate: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state in
-                    if state.arrivals >= count || state.cancelledArrivalWaiters.remove(id) != nil { return true }
+                    if state.arrivals >= count || state.cancelledBeforeWaiting.remove(id) != nil { return true }
                     state.arrivalWaiters.append((id, count, continuation))
                     return false
                 }
@@ -62,7 +62,7 @@ public final class TestGate: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard let index = state.arrivalWaiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledArrivalWaiters.insert(id)
+                    state.cancelledBeforeWaiting.insert(id)
                     return nil
                 }
                 return state.arrivalWaiters.remove(at: index).continuation
@@ -90,7 +90,7 @@ public final class TestGate: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = state.withLock { state in
                     if state.isOpen { return .success(()) }
-                    if state.cancelledBeforeParking.remove(id) != nil { return .failure(CancellationError()) }
+                    if state.cancelledBeforeWaiting.remove(id) != nil { return .failure(CancellationError()) }
                     state.parked[id] = continuation
                     return nil
                 }
@@ -99,7 +99,7 @@ public final class TestGate: Sendable {
         } onCancel: {
             let parked = state.withLock { state -> CheckedContinuation<Void, any Error>? in
                 if let continuation = state.parked.removeValue(forKey: id) { return continuation }
-                if !state.isOpen { state.cancelledBeforeParking.insert(id) }
+                if !state.isOpen { state.cancelledBeforeWaiting.insert(id) }
                 return nil
             }
             parked?.resume(throwing: CancellationError())

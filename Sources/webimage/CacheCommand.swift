@@ -22,7 +22,7 @@ struct CacheCommand: AsyncParsableCommand {
             let cache = try global.openDiskCache()
             let stats = try await cache.statistics()
             let report = CacheStatsReport(directory: cache.configuration.directory.path, statistics: stats, maxSize: cache.configuration.maxSize)
-            Terminal.out((json ? report.json : report.text) + "\n")
+            Terminal.out(json ? jsonLine(report) : report.text + "\n")
         }
     }
 
@@ -103,12 +103,6 @@ struct CacheStatsReport: Encodable {
         }
         oldest = entry(statistics.oldest)
         newest = entry(statistics.newest)
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     var text: String {

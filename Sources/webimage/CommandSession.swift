@@ -7,7 +7,6 @@ import WebImageKit
 struct CommandSession: Sendable {
     let manager: ImageManager
     let http: HTTPImageLoader
-    let disk: DiskCache
 
     /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` both the
     /// request and idle-read timeouts.
@@ -20,7 +19,7 @@ struct CommandSession: Sendable {
         }
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
-        disk = try global.openDiskCache()
+        let disk = try global.openDiskCache()
         let coders = ImageCodersManager.standard()
         var configuration = ImageManagerConfiguration(
             imageCache: TieredCache([MemoryCache(), disk], decoder: coders),
@@ -35,18 +34,35 @@ struct CommandSession: Sendable {
     }
 }
 
-/// Where a response came from, as the tool reports it.
-func sourceName(_ response: ImageResponse) -> String {
-    switch response.cacheType {
+/// Where an image of `url` came from, as the tool reports it: memory, disk, or else the
+/// loader's kind (file, data, network).
+func sourceName(cacheType: ImageCacheType, url: URL?) -> String {
+    switch cacheType {
     case .memory: return "memory"
     case .disk: return "disk"
     default:
-        switch response.url.scheme?.lowercased() {
+        switch url?.scheme?.lowercased() {
         case "file": return "file"
         case "data": return "data"
         default: return "network"
         }
     }
+}
+
+/// `entry` as a URL one of the tool's loaders can load (http, https, file, data), else nil.
+func loadableURL(_ entry: String) -> URL? {
+    guard let url = URL(string: entry), let scheme = url.scheme?.lowercased(),
+        ["http", "https", "file", "data"].contains(scheme)
+    else { return nil }
+    return url
+}
+
+/// `value` as one line of sorted-key JSON, slashes unescaped, ending in a newline.
+func jsonLine(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "{}\n" }
+    return String(decoding: data, as: UTF8.self) + "\n"
 }
 
 /// The message a failure is reported with: the typed error's code and message.
@@ -67,7 +83,7 @@ func formatBytes(_ bytes: Int) -> String {
     return unit == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
 }
 
-/// Milliseconds of a duration, rounded.
+/// Whole milliseconds of a duration (the remainder is dropped).
 func wholeMilliseconds(_ duration: Duration) -> Int {
     let (seconds, attoseconds) = duration.components
     return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)

@@ -45,10 +45,8 @@ struct FetchSettings: Sendable {
         let source = response.image.format
         let target = format ?? source
         let sameFormat = target == source || (target == .png && source == .apng)
-        if keepsOriginalBytes, sameFormat, let data = response.data {
-            let detected = ImageFormat.detect(in: data)
-            return (data, detected == .undefined ? source : detected)
-        }
+        // The image was decoded from these very bytes, so its format is theirs.
+        if keepsOriginalBytes, sameFormat, let data = response.data { return (data, source) }
         let written = coders.canEncode(target) ? target : .png
         return (try coders.encode(response.image, as: written, options: encoding), written)
     }

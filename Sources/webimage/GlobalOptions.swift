@@ -48,10 +48,11 @@ struct GlobalOptions: ParsableArguments {
 
     /// Opens the disk cache, or exits with a message when the directory cannot be used.
     func openDiskCache() throws -> DiskCache {
+        let configuration = diskConfiguration
         do {
-            return try DiskCache(configuration: diskConfiguration)
+            return try DiskCache(configuration: configuration)
         } catch {
-            printError("webimage: error: cannot open the cache at \(diskConfiguration.directory.path): \(error)")
+            printError("webimage: error: cannot open the cache at \(configuration.directory.path): \(error)")
             throw ExitCode(1)
         }
     }

@@ -30,7 +30,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     /// The bytes and the decoded image of the file, or of the URL through the cache.
     private func load() async throws -> (Data, Image) {
-        guard let url = PrefetchCommand.url(from: file) else {
+        guard let url = loadableURL(file) else {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw WebImageError(.invalidURL, "cannot read the file \(file)")
             }

@@ -30,7 +30,7 @@ struct ItemReport: Sendable, Encodable {
         url: String, response: ImageResponse, bytes: Int?, format: ImageFormat, elapsed: Duration, file: String?
     ) -> ItemReport {
         ItemReport(
-            event: "finished", url: url, source: sourceName(response), bytes: bytes, format: format.rawValue,
+            event: "finished", url: url, source: sourceName(cacheType: response.cacheType, url: response.url), bytes: bytes, format: format.rawValue,
             width: response.image.pixelSize.width, height: response.image.pixelSize.height,
             milliseconds: wholeMilliseconds(elapsed), file: file)
     }

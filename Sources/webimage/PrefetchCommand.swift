@@ -43,7 +43,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let prefetcher = ImagePrefetcher(
             manager: session.manager, maximumConcurrentPrefetches: concurrency, options: [.waitStoreCache])
         let start = ContinuousClock.now
-        let token = prefetcher.prefetch(entries.map(Self.url(from:)))
+        let token = prefetcher.prefetch(entries.map(loadableURL))
         let interrupted = await Interrupt.run(onInterrupt: {
             display.interrupt()
             token.cancel()
@@ -52,7 +52,9 @@ struct PrefetchCommand: AsyncParsableCommand {
                 let entry = entries[result.index]
                 switch result.outcome {
                 case .finished(let cacheType):
-                    display.finished(result.index, ItemReport(event: "finished", url: entry, source: Self.source(cacheType, entry)))
+                    display.finished(
+                        result.index,
+                        ItemReport(event: "finished", url: entry, source: sourceName(cacheType: cacheType, url: result.url)))
                 case .failed(let error):
                     display.finished(result.index, .failed(url: entry, error: error, elapsed: nil))
                 case .skipped:
@@ -92,21 +94,5 @@ struct PrefetchCommand: AsyncParsableCommand {
         text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-    }
-
-    /// A URL the loaders can load, or nil (skipped).
-    static func url(from entry: String) -> URL? {
-        guard let url = URL(string: entry), let scheme = url.scheme?.lowercased(),
-            ["http", "https", "file", "data"].contains(scheme)
-        else { return nil }
-        return url
-    }
-
-    private static func source(_ cacheType: ImageCacheType, _ entry: String) -> String {
-        switch cacheType {
-        case .memory: "memory"
-        case .disk: "disk"
-        default: entry.lowercased().hasPrefix("file:") ? "file" : entry.lowercased().hasPrefix("data:") ? "data" : "network"
-        }
     }
 }

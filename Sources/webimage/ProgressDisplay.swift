@@ -32,7 +32,6 @@ final class ProgressDisplay: Sendable {
 
     private struct State {
         var running: [Int: Running] = [:]
-        var order: [Int] = []
         var succeeded = 0
         var failed = 0
         var skipped = 0
@@ -62,7 +61,6 @@ final class ProgressDisplay: Sendable {
         case .live:
             state.withLock { state in
                 state.running[id] = Running(label: label)
-                state.order.append(id)
                 redraw(&state, force: true)
             }
         case .json:
@@ -107,7 +105,6 @@ final class ProgressDisplay: Sendable {
         state.withLock { state in
             let quietCancellation = state.interrupted && report.error?.code == "cancelled"
             state.running[id] = nil
-            state.order.removeAll { $0 == id }
             state.lastJSONProgress[id] = nil
             if report.event == "skipped" {
                 state.skipped += 1
@@ -184,11 +181,12 @@ final class ProgressDisplay: Sendable {
         state.lastDraw = now
         let width = max(40, Terminal.columns)
         var lines: [String] = []
-        for id in state.order.prefix(12) {
+        // In list order (ids are positions in the list), at most 12.
+        for id in state.running.keys.sorted().prefix(12) {
             guard let item = state.running[id] else { continue }
             lines.append(ProgressBar.download(label: item.label, received: item.received, expected: item.expected, width: width))
         }
-        if state.order.count > 12 { lines.append("  … and \(state.order.count - 12) more downloading") }
+        if state.running.count > 12 { lines.append("  … and \(state.running.count - 12) more downloading") }
         let done = state.succeeded + state.failed + state.skipped
         lines.append(ProgressBar.overall(done: done, failed: state.failed, total: total, width: width))
         var text = Terminal.Escape.up(state.drawnLines) + Terminal.Escape.clearToEnd
@@ -197,14 +195,6 @@ final class ProgressDisplay: Sendable {
         state.drawnLines = lines.count
     }
 
-    // MARK: JSON (standard output)
-
-    private func jsonLine(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
 }
 
 /// The `started` and `progress` JSON lines.
