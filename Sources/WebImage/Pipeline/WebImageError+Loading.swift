@@ -20,6 +20,10 @@ extension WebImageError.Code {
     public static let networkError = WebImageError.Code(rawValue: "networkError")
     /// A local file could not be opened or read.
     public static let fileUnreadable = WebImageError.Code(rawValue: "fileUnreadable")
+    /// A local file could not be written (the message names the path).
+    public static let fileUnwritable = WebImageError.Code(rawValue: "fileUnwritable")
+    /// A URL (given directly or reached by a redirect) was refused by the loader's URL policy.
+    public static let urlRefused = WebImageError.Code(rawValue: "urlRefused")
 }
 
 extension WebImageError {

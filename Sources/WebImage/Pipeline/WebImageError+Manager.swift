@@ -3,4 +3,8 @@ extension WebImageError.Code {
     public static let notCached = WebImageError.Code(rawValue: "notCached")
     /// The manager's should-download hook refused to download the URL.
     public static let downloadDisallowed = WebImageError.Code(rawValue: "downloadDisallowed")
+    /// The cache key is empty: nothing can be cached or looked up under it.
+    public static let invalidCacheKey = WebImageError.Code(rawValue: "invalidCacheKey")
+    /// A transformer threw; the message names it and the cause is its error.
+    public static let transformFailed = WebImageError.Code(rawValue: "transformFailed")
 }
