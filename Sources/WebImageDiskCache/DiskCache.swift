@@ -89,8 +89,10 @@ public final class DiskCache: ImageCaching {
 
     /// Stores `data` for `key` with `metadata`, atomically; then evicts least recently used
     /// entries if the cache is over ``DiskCacheConfiguration/maxSize``. Data larger than
-    /// `maxSize` is not stored (and any older entry for `key` is removed).
+    /// `maxSize` is not stored (and any older entry for `key` is removed). The empty key throws
+    /// `invalidCacheKey`.
     public func setData(_ data: Data, forKey key: String, metadata: CacheEntryMetadata? = nil) async throws {
+        try CacheKeys.validate(key)
         try await runner.run { try $0.write(key: key, data: data, metadata: metadata) }
     }
 

@@ -47,7 +47,14 @@ extension HTTPImageLoader {
             url: response.url ?? outgoing.url, statusCode: Int(response.status.code),
             headers: ImageLoadHeaders(response.headers.map { ($0.name, $0.value) }))
         if let modifier = request.responseModifier ?? configuration.responseModifier {
-            guard let modified = try await modifier.modify(head) else {
+            let rewritten: ImageLoadResponse?
+            do {
+                rewritten = try await modifier.modify(head)
+            } catch {
+                throw WebImageError.wrapping(
+                    error, code: .invalidDownloadResponse, "the response modifier failed on \(head.url.absoluteString)")
+            }
+            guard let modified = rewritten else {
                 throw WebImageError(
                     .invalidDownloadResponse, "the response modifier rejected \(head.url.absoluteString)",
                     underlying: DownloadFailureDetails(statusCode: head.statusCode, contentType: head.contentType, response: head))
@@ -80,7 +87,7 @@ extension HTTPImageLoader {
         }
         let receivedBytes = data.count
         if let decryptor = request.decryptor ?? configuration.decryptor {
-            data = try decryptor.decrypt(data, head)
+            data = try decryptor.apply(to: data, response: head)
         }
         let metrics = ImageLoadMetrics(
             receivedBytes: receivedBytes, timeToFirstByte: timeToFirstByte, totalDuration: clock.now - start,

@@ -60,6 +60,7 @@ private struct Checks: Sendable {
             ("containsPerType", containsPerType), ("noneType", noneType), ("memoryOnlyStore", memoryOnlyStore),
             ("diskOnlyStore", diskOnlyStore), ("overwrite", overwrite), ("remove", remove), ("clear", clear),
             ("totals", totals), ("synchronousMemoryPath", synchronousMemoryPath), ("concurrentUse", concurrentUse),
+            ("emptyKey", emptyKey),
         ]
     }
 
@@ -230,6 +231,24 @@ private struct Checks: Sendable {
         let found = cache.memoryImage(forKey: "s")
         if holdsImages { return found === image ? [] : ["storeInMemory then memoryImage missed"] }
         return found == nil ? [] : ["a cache without memory returned an image"]
+    }
+
+    /// The empty string is not a key: a store fails with `invalidCacheKey` and keeps nothing.
+    func emptyKey(_ cache: any ImageCaching) async throws -> [String] {
+        var failures: [String] = []
+        let image = ImageCachingConformance.image(seed: 11)
+        do {
+            try await cache.store(image: image, data: ImageCachingConformance.data(seed: 11), forKey: "", cacheType: .all)
+            failures.append("store under \"\" did not throw")
+        } catch let error as WebImageError where error.code == .invalidCacheKey {
+        } catch {
+            failures.append("store under \"\" threw \(error), not invalidCacheKey")
+        }
+        cache.storeInMemory(image, forKey: "")
+        if cache.memoryImage(forKey: "") != nil { failures.append("storeInMemory kept an image under \"\"") }
+        if try await cache.totalCount(cacheType: .all) != 0 { failures.append("an entry was stored under \"\"") }
+        if try await cache.query(forKey: "", cacheType: .all) != nil { failures.append("query under \"\" hit") }
+        return failures
     }
 
     func concurrentUse(_ cache: any ImageCaching) async throws -> [String] {

@@ -54,7 +54,7 @@ public final class TestImageCache: ImageCaching {
 
     /// Puts `image` in the memory dictionary.
     public func storeInMemory(_ image: Image, forKey key: String, cost: Int?) {
-        guard tiers.includesMemory else { return }
+        guard tiers.includesMemory, !key.isEmpty else { return }
         state.withLock { $0.images[key] = (image, cost ?? image.memoryCost) }
     }
 
@@ -79,6 +79,7 @@ public final class TestImageCache: ImageCaching {
 
     /// Image to memory, bytes (with metadata) to disk.
     public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
+        try CacheKeys.validate(key)
         let requested = cacheType
         let cacheType = cacheType.intersection(tiers)
         return try state.withLock { state in

@@ -63,6 +63,8 @@ struct PrefetchCommand: AsyncParsableCommand {
             }
         }
         let counts = await token.completion
+        // Releasing a prefetcher cancels its prefetches: it lives until they have ended.
+        withExtendedLifetime(prefetcher) {}
         await session.shutdown()
         let summary = display.end(cancelled: interrupted || counts.cancelled, elapsed: .now - start)
         if interrupted { throw ExitCode(130) }

@@ -52,8 +52,11 @@ struct CorpusManifest: Decodable {
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/public")
     }
 
+    /// The manifest's path in ``directory``.
+    static var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
+
     static func load() throws -> CorpusManifest? {
-        let url = directory.appendingPathComponent("manifest.json")
+        let url = manifestURL
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try JSONDecoder().decode(CorpusManifest.self, from: Data(contentsOf: url))
     }

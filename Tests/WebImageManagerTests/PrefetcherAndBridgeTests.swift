@@ -18,7 +18,9 @@ struct PrefetcherAndBridgeTests {
             harness.server.route("/missing.png", response: .status(404))
             let manager = try harness.makeManager()
             let urls: [URL?] = (0..<5).map { harness.server.url("/p\($0).png") } + [harness.server.url("/missing.png"), nil]
-            let token = ImagePrefetcher(manager: manager).prefetch(urls)
+            let prefetcher = ImagePrefetcher(manager: manager)
+            defer { withExtendedLifetime(prefetcher) {} }
+            let token = prefetcher.prefetch(urls)
             await gate.waitForArrivals(3)
             // The fourth URL starts only when one of the first three ends.
             #expect(harness.server.log.requests.count == 3)
@@ -57,6 +59,7 @@ struct PrefetcherAndBridgeTests {
             let manager = try harness.makeManager()
             let url = harness.server.url("/disk.png")
             let prefetcher = ImagePrefetcher(manager: manager, destination: .diskOnly, options: [.waitStoreCache])
+            defer { withExtendedLifetime(prefetcher) {} }
             let summary = await prefetcher.prefetch([url]).completion
             #expect(summary.finished == 1)
             let cache = manager.configuration.imageCache
@@ -82,6 +85,8 @@ struct PrefetcherAndBridgeTests {
             #expect(summary.cancelled)
             #expect(summary.finished == 0)
             #expect(summary.failed == 2)
+            #expect(summary.cancelledCount == 4)
+            #expect(summary.completed == summary.total)
             #expect(harness.server.log.requests.count == 2)
         }
     }

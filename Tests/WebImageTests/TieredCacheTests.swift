@@ -115,6 +115,24 @@ struct TieredCacheTests {
         #expect(withData?.cacheType == .memory && withData?.data == bytes && withData?.image === hit.image)
     }
 
+    @Test("A thumbnail or first-frame decode of a disk hit never goes into memory under the full-size key")
+    func reducedDecodesAreNotPromoted() async throws {
+        let memory = MemoryCache()
+        let cache = TieredCache([memory, TestImageCache(tiers: .disk)], decoder: RawTestDecoder())
+        try await cache.store(data: RawTestDecoder.encode(width: 8, height: 8, fill: .white), forKey: "k", cacheType: .disk)
+        var thumbnail = CacheQueryOptions()
+        thumbnail.decodingOptions.thumbnailPixelSize = PixelSize(width: 2, height: 2)
+        #expect(try await cache.query(forKey: "k", cacheType: .all, options: thumbnail)?.image != nil)
+        #expect(memory.count == 0)
+        var firstFrame = CacheQueryOptions()
+        firstFrame.decodingOptions.firstFrameOnly = true
+        #expect(try await cache.query(forKey: "k", cacheType: .all, options: firstFrame)?.image != nil)
+        #expect(memory.count == 0)
+        // A full-size decode is promoted as before.
+        #expect(try await cache.query(forKey: "k", cacheType: .all)?.image != nil)
+        #expect(memory.count == 1)
+    }
+
     @Test func dataOnlyQueriesAndUndecodableBytes() async throws {
         let memory = MemoryCache()
         let disk = TestImageCache()

@@ -17,8 +17,10 @@ extension MemoryCache {
         return CacheQueryResult(image: image, cacheType: .memory)
     }
 
-    /// Stores the item's image when `cacheType` includes memory.
+    /// Stores the item's image when `cacheType` includes memory; the empty key throws
+    /// ``WebImageError/Code/invalidCacheKey``.
     public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
+        try CacheKeys.validate(key)
         guard cacheType.includesMemory, let image = item.image else { return }
         setImage(image, forKey: key, cost: item.cost)
     }

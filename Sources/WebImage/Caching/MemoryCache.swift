@@ -103,8 +103,10 @@ public final class MemoryCache: ImageCaching {
 
     /// Stores `image` for `key` at `cost` (default ``Image/memoryCost``), evicting least recently
     /// used images to stay within the limits. An image over ``Configuration/entryCostLimit`` or
-    /// ``Configuration/totalCostLimit`` is not kept, and replaces nothing.
+    /// ``Configuration/totalCostLimit`` is not kept, and replaces nothing; nor is an image under
+    /// the empty key (not a key).
     public func setImage(_ image: Image, forKey key: String, cost: Int? = nil) {
+        guard !key.isEmpty else { return }
         let cost = max(0, cost ?? image.memoryCost)
         let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
         if let limit = configuration.entryCostLimit, cost > limit { return }

@@ -3,7 +3,9 @@
 /// `caches[0]` has the highest priority. With a ``decoder``, a hit that has bytes but no image
 /// (a disk hit) is decoded with ``CacheQueryOptions/decodingOptions`` on the concurrency pool,
 /// never on the caller's actor, and the image is put in every cache's memory tier
-/// (SDWebImage's `SDImageCache` behaviour). Without a decoder, or with
+/// (SDWebImage's `SDImageCache` behaviour) unless the decoding options ask for a thumbnail or the
+/// first frame only: such a decode is returned but never stored under the full-size key.
+/// Without a decoder, or with
 /// ``CacheQueryOptions/decodeImage`` off, queries return bytes only. Bytes that fail to decode
 /// come back as data with no image, as SDWebImage does.
 ///
@@ -60,7 +62,10 @@ public final class TieredCache: ImageCaching {
         var result = found
         if result.image == nil, options.decodeImage, let decoder, let data = result.data {
             result.image = try? decoder.decode(data, options: options.decodingOptions)
-            if let image = result.image, options.promoteToMemory {
+            // A thumbnail or a first frame never stands for the full-size image in memory.
+            let decoding = options.decodingOptions
+            let fullSize = decoding.thumbnailPixelSize == nil && !decoding.firstFrameOnly
+            if let image = result.image, options.promoteToMemory, fullSize {
                 for (index, cache) in caches.enumerated() where index != tier {
                     cache.storeInMemory(image, forKey: key, cost: nil)
                 }
@@ -69,8 +74,10 @@ public final class TieredCache: ImageCaching {
         return result
     }
 
-    /// Stores per ``TieredCachePolicies/store``.
+    /// Stores per ``TieredCachePolicies/store``; the empty key throws
+    /// ``WebImageError/Code/invalidCacheKey`` before any tier is asked.
     public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
+        try CacheKeys.validate(key)
         try await run(policies.store) { try await $0.store(item, forKey: key, cacheType: cacheType) }
     }
 

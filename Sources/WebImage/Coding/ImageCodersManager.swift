@@ -43,7 +43,9 @@ public final class ImageCodersManager: ImageCoding {
         coders.contains { $0.canEncode(format) }
     }
 
-    /// Decodes with the last registered coder that recognises the bytes.
+    /// Decodes with the last registered coder that recognises the bytes. A coder's own error
+    /// comes back as ``WebImageError/Code/decodingFailed`` naming the coder, with the error as the
+    /// cause.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try decode(data, options: options, using: nil)
     }
@@ -53,10 +55,10 @@ public final class ImageCodersManager: ImageCoding {
     public func decode(_ data: Data, options: ImageDecodingOptions, using coder: (any ImageDecoding)?) throws
         -> Image
     {
-        if let coder { return try coder.decode(data, options: options) }
+        if let coder { return try coder.decodeWrappingErrors(data, options: options) }
         guard !data.isEmpty else { throw WebImageError.badData("no image data (0 bytes)") }
         for coder in coders.reversed() where coder.canDecode(data) {
-            return try coder.decode(data, options: options)
+            return try coder.decodeWrappingErrors(data, options: options)
         }
         let format = ImageFormat.detect(in: data)
         if format == .undefined {

@@ -7,8 +7,20 @@ public import Foundation
 /// The file-size search bisects the quality (lossy formats) and, if the lowest quality is still
 /// too large or the format is lossless, shrinks the image by steps of 0.75 until it fits.
 public enum ImageEncodingPipeline {
-    /// Encodes `image` as `format` with `encoder`, honouring every option.
+    /// Encodes `image` as `format` with `encoder`, honouring every option. The encoder's own error
+    /// comes back as ``WebImageError/Code/encodingFailed`` naming it, with the error as the cause.
     public static func encode(
+        _ image: Image, as format: ImageFormat, options: ImageEncodingOptions, with encoder: any ImageEncoding
+    ) throws -> Data {
+        do {
+            return try encodeWithinLimits(image, as: format, options: options, with: encoder)
+        } catch {
+            throw WebImageError.wrapping(
+                error, code: .encodingFailed, "the \(coderName(encoder)) encoder failed to write \(format)")
+        }
+    }
+
+    private static func encodeWithinLimits(
         _ image: Image, as format: ImageFormat, options: ImageEncodingOptions, with encoder: any ImageEncoding
     ) throws -> Data {
         var prepared = oriented(image)

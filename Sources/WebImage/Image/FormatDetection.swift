@@ -34,7 +34,7 @@ extension ImageFormat {
         {
             return .jpegXL
         }
-        if sniffer.starts(with: Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
+        if sniffer.starts(with: Array("BM".utf8)) { return .bmp }
         if sniffer.starts(with: [0x00, 0x00, 0x01, 0x00]) || sniffer.starts(with: [0x00, 0x00, 0x02, 0x00]) {
             return .ico
         }
@@ -99,7 +99,7 @@ struct MagicBytes {
         }
         func format(of brand: String) -> ImageFormat? {
             switch brand {
-            case "heic", "heix", "hevc", "hevx", "heim", "heis": .heic
+            case "heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs": .heic
             case "avif", "avis": .avif
             case "mif1", "msf1": .heif
             default: nil

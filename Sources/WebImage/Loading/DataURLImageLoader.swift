@@ -4,7 +4,8 @@ public import Foundation
 /// (`data:image/svg+xml,%3Csvg…`).
 ///
 /// The media type becomes the response's `Content-Type` (default `text/plain;charset=US-ASCII`);
-/// a malformed URL fails with ``WebImageError/Code/invalidURL``.
+/// a malformed URL fails with ``WebImageError/Code/invalidURL``. The request's decryptor is
+/// applied to the payload, as the HTTP loader does.
 ///
 /// ```swift
 /// let url = URL(string: "data:image/gif;base64,R0lGODlhAQABAAAAACw=")!
@@ -23,17 +24,18 @@ public struct DataURLImageLoader: ImageLoading {
     public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
         .run { continuation in
             let start = ContinuousClock.now
-            let (mediaType, data) = try Self.decode(request.url)
+            let (mediaType, payload) = try Self.decode(request.url)
             let response = ImageLoadResponse(
-                url: request.url, headers: ["Content-Type": mediaType, "Content-Length": String(data.count)])
+                url: request.url, headers: ["Content-Type": mediaType, "Content-Length": String(payload.count)])
             continuation.yield(.response(response))
             continuation.yield(.progress(ImageLoadProgress(
-                receivedBytes: data.count, expectedBytes: data.count,
-                partialData: request.reportsPartialData ? data : nil)))
+                receivedBytes: payload.count, expectedBytes: payload.count,
+                partialData: request.reportsPartialData && request.decryptor == nil ? payload : nil)))
+            let data = try request.decryptor.map { try $0.apply(to: payload, response: response) } ?? payload
             let elapsed = ContinuousClock.now - start
             return ImageLoadResult(
                 data: data, response: response,
-                metrics: ImageLoadMetrics(receivedBytes: data.count, timeToFirstByte: elapsed, totalDuration: elapsed))
+                metrics: ImageLoadMetrics(receivedBytes: payload.count, timeToFirstByte: elapsed, totalDuration: elapsed))
         }
     }
 

@@ -4,7 +4,8 @@ public import Foundation
 ///
 /// A missing or unreadable file fails with ``WebImageError/Code/fileUnreadable`` (not blocked by
 /// the standard policy: the file may appear later); a file over ``maximumBytes`` fails with
-/// ``WebImageError/Code/tooLarge`` before it is read.
+/// ``WebImageError/Code/tooLarge`` before it is read. The request's decryptor is applied to the
+/// whole file (partial data is then not offered), as the HTTP loader does.
 ///
 /// ```swift
 /// let result = try await FileImageLoader().load(ImageLoadRequest(url: URL(fileURLWithPath: path))).result()
@@ -85,13 +86,15 @@ public struct FileImageLoader: ImageLoading {
             }
             continuation.yield(.progress(ImageLoadProgress(
                 receivedBytes: data.count, expectedBytes: size,
-                partialData: request.reportsPartialData ? data : nil)))
+                partialData: request.reportsPartialData && request.decryptor == nil ? data : nil)))
         }
         if data.isEmpty {
             continuation.yield(.progress(ImageLoadProgress(receivedBytes: 0, expectedBytes: size)))
         }
+        let receivedBytes = data.count
+        if let decryptor = request.decryptor { data = try decryptor.apply(to: data, response: response) }
         return ImageLoadResult(
             data: data, response: response,
-            metrics: ImageLoadMetrics(receivedBytes: data.count, timeToFirstByte: firstByte, totalDuration: clock.now - start))
+            metrics: ImageLoadMetrics(receivedBytes: receivedBytes, timeToFirstByte: firstByte, totalDuration: clock.now - start))
     }
 }

@@ -72,6 +72,22 @@ public struct ImageDataDecryptor: Sendable {
         self.decrypt = decrypt
     }
 
+    /// Applies the transform to a whole body; its own error becomes
+    /// ``WebImageError/Code/badImageData`` with the error as the cause (a `WebImageError` passes
+    /// through). Every loader calls this, so file://, data: and HTTP decrypt alike.
+    ///
+    /// ```swift
+    /// let bytes = try decryptor.apply(to: body, response: response)
+    /// ```
+    public func apply(to data: Data, response: ImageLoadResponse) throws -> Data {
+        do {
+            return try decrypt(data, response)
+        } catch {
+            throw WebImageError.wrapping(
+                error, code: .badImageData, "the decryptor failed on the body of \(response.url.absoluteString.prefix(200))")
+        }
+    }
+
     /// Decodes a base64 body (whitespace and line breaks ignored); invalid base64 is
     /// ``WebImageError/Code/badImageData``.
     public static let base64 = ImageDataDecryptor { data, _ in

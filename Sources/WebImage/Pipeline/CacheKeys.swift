@@ -1,7 +1,9 @@
 public import Foundation
 
 /// How cache keys are derived, as SDWebImage does: the URL's absolute string (through an optional
-/// filter), then a suffix per transform that changes the stored image.
+/// filter), then a suffix per transform that changes the stored image, in this order:
+/// `-Thumbnail({w,h},aspect)`, `-FirstFrame`, `-<transformer key>`, each inserted before the path
+/// extension. The empty string is never a key (``validate(_:)``).
 ///
 /// ```swift
 /// CacheKeys.transformed("https://x.com/a.png?v=2", transformerKey: "Resize(10x10)")
@@ -39,6 +41,22 @@ public enum CacheKeys {
     /// and aspect flag are part of the key; the scale-down limit is not.
     public static func thumbnailed(_ key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
         transformed(key, transformerKey: "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0))")
+    }
+
+    /// The key of a first-frame-only decode: `-FirstFrame` before the extension
+    /// (`…/a-FirstFrame.gif`), so a static first frame and the full animation never share an entry.
+    public static func firstFrame(_ key: String) -> String {
+        transformed(key, transformerKey: "FirstFrame")
+    }
+
+    /// Throws ``WebImageError/Code/invalidCacheKey`` for the empty string, which is not a key:
+    /// every cache refuses to store under it.
+    ///
+    /// ```swift
+    /// try CacheKeys.validate(key)     // before storing under a key a filter produced
+    /// ```
+    public static func validate(_ key: String) throws {
+        if key.isEmpty { throw WebImageError(.invalidCacheKey, "the empty string is not a cache key") }
     }
 
     /// The extension of the last path component (`""` when none).

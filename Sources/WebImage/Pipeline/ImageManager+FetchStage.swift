@@ -13,7 +13,7 @@ extension ImageManager {
         if !revalidating, plan.originalQueryType != .none,
             let hit = await queryCache(
                 cache, key: plan.originalKey, cacheType: plan.originalQueryType, plan: plan,
-                promote: request.thumbnailPixelSize == nil)
+                promote: request.decodesFullImage)
         {
             job.send(.value(FetchedImage(image: hit.image, data: hit.data, cacheType: hit.cacheType)))
             return
@@ -62,17 +62,8 @@ extension ImageManager {
     private func download(
         _ plan: RequestPlan, job: SharedJob<FetchedImage>, loader: any ImageLoading, revalidation: HTTPCacheMetadata?
     ) async throws -> ImageLoadResult {
-        let request = plan.request
-        var loadRequest = ImageLoadRequest(url: plan.url, priority: job.priority)
-        loadRequest.requestModifier = request.requestModifier
-        loadRequest.responseModifier = request.responseModifier
-        loadRequest.decryptor = request.decryptor
-        loadRequest.revalidation = revalidation
-        loadRequest.allowsInvalidCertificates = plan.options.contains(.allowInvalidSSLCertificates)
-        loadRequest.handlesCookies = plan.options.contains(.handleCookies)
         let progressive = plan.options.contains(.progressiveLoad)
-        loadRequest.reportsPartialData = progressive
-        let loadTask = loader.load(loadRequest)
+        let loadTask = loader.load(plan.loadRequest(priority: job.priority, revalidation: revalidation))
         job.onPriorityChange { loadTask.setPriority($0) }
         defer { job.onPriorityChange(nil) }
         metrics.downloads.increment()
@@ -111,7 +102,7 @@ extension ImageManager {
         let decoder: any ImageDecoding = plan.request.coder ?? configuration.coders
         var options = plan.decoding
         options.firstFrameOnly = true
-        return try? await limiter.run { try decoder.decode(data, options: options) }
+        return try? await limiter.run { try decoder.decodeWrappingErrors(data, options: options) }
     }
 
     /// Decodes bytes with the request's decode options, off the caller, a bounded number at once.
@@ -122,9 +113,15 @@ extension ImageManager {
         let start = ContinuousClock.now
         do {
             let image = try await limiter.run { () throws -> Image in
-                let image = try decoder.decode(data, options: options)
+                let image = try decoder.decodeWrappingErrors(data, options: options)
                 guard preload, let animation = image.animation, !(animation is InMemoryAnimation) else { return image }
-                let frames = try (0..<animation.frameCount).map { try animation.frame(at: $0) }
+                let frames = try (0..<animation.frameCount).map { index in
+                    do {
+                        return try animation.frame(at: index)
+                    } catch {
+                        throw WebImageError.wrapping(error, code: .decodingFailed, "frame \(index) of \(plan.url.absoluteString) failed to decode")
+                    }
+                }
                 return Image(
                     pixels: image.pixels, scale: image.scale, orientation: image.orientation, format: image.format,
                     animation: InMemoryAnimation(frames: frames, loopCount: animation.loopCount),
@@ -146,8 +143,19 @@ extension ImageManager {
         }
     }
 
-    /// Writes the original bytes as downloaded, with the response's validators, to disk.
+    /// Writes the original bytes as downloaded, with the response's validators, to disk; a failure
+    /// is logged.
     private func pendingStore(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async {
+        do {
+            try await storeOriginalBytes(plan: plan, result: result, cache: cache)
+        } catch {
+            logger.warning("could not store \(plan.originalKey) on disk: \(error)")
+        }
+    }
+
+    /// Writes the original bytes as downloaded, with the response's validators, to disk (when the
+    /// plan stores the original there).
+    func storeOriginalBytes(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async throws {
         guard plan.originalStoreType.includesDisk else { return }
         let response = result.response
         let metadata = CacheEntryMetadata(
@@ -158,12 +166,12 @@ extension ImageManager {
             report(.store, plan, key: plan.originalKey, since: start, succeeded: true)
         } catch {
             report(.store, plan, key: plan.originalKey, since: start, succeeded: false)
-            logger.warning("could not store \(plan.originalKey) on disk: \(error)")
+            throw error
         }
     }
 
     /// Blocks `url` when the hook (or else the loader's rule) says the failure is permanent.
-    private func recordFailure(_ url: URL, error: any Error, loader: any ImageLoading) {
+    func recordFailure(_ url: URL, error: any Error, loader: any ImageLoading) {
         if error is CancellationError || (error as? WebImageError)?.code == .cancelled { return }
         metrics.failures.increment()
         logger.warning("loading \(url.absoluteString) failed: \(error)")

@@ -26,10 +26,11 @@ extension ImageManager {
         guard var image = fetched.image else {
             throw WebImageError(.badImageData, "no image could be made from \(plan.url.absoluteString)")
         }
-        var data = fetched.data
+        // A thumbnail or first frame is not what the original's bytes encode: it carries none.
+        var data = request.decodesFullImage ? fetched.data : nil
         // The decoded original goes into memory at once, so the next request is a memory hit
-        // (never a thumbnail under the original key).
-        if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.thumbnailPixelSize == nil {
+        // (never a thumbnail or a first frame under the original key).
+        if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.decodesFullImage {
             (request.originalImageCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
         }
         if plan.hasDerivedKey {
@@ -38,7 +39,7 @@ extension ImageManager {
                 let source = image
                 let start = ContinuousClock.now
                 do {
-                    image = try await limiter.run { try transformer.transform(source) }
+                    image = try await limiter.run { try transformer.transformWrappingErrors(source) }
                     report(.transform, plan, key: plan.key, since: start, succeeded: true)
                 } catch {
                     report(.transform, plan, key: plan.key, since: start, succeeded: false)
@@ -47,9 +48,13 @@ extension ImageManager {
                 data = nil
                 transformed = true
             }
-            // Untouched pixels (a skipped transform, no thumbnail) keep the original bytes.
-            let storedData = !transformed && request.thumbnailPixelSize == nil ? fetched.data : nil
-            try await storeDerived(image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache)
+            // Untouched pixels (a skipped transform, a full decode) keep the original bytes. A
+            // first frame alone stays in memory: the disk remakes it from the original's bytes.
+            let storedData = !transformed && request.decodesFullImage ? fetched.data : nil
+            let firstFrameOnly = !transformed && request.thumbnailPixelSize == nil && !request.decodesFullImage
+            try await storeDerived(
+                image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache,
+                onDisk: !firstFrameOnly)
         }
         job.send(.value(ImageResponse(image: image, data: data, cacheType: fetched.cacheType, url: plan.url)))
     }
@@ -57,11 +62,12 @@ extension ImageManager {
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
     /// its bytes (from the cache serializer, else encoded in the source format) on disk.
     private func storeDerived(
-        _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: any ImageCaching
+        _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: any ImageCaching,
+        onDisk: Bool
     ) async throws {
-        let storeType = plan.request.storeCacheType
+        let storeType = plan.finalStoreType
         if storeType.includesMemory { cache.storeInMemory(image, forKey: plan.key) }
-        guard storeType.includesDisk else { return }
+        guard onDisk, storeType.includesDisk else { return }
         let serializer = plan.request.cacheSerializer
         let coders = configuration.coders
         let encodeOptions = plan.request.encodeOptions

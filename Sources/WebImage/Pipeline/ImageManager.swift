@@ -107,7 +107,8 @@ public final class ImageManager: Sendable {
     /// store, with durations).
     public func events() -> AsyncStream<ImagePipelineEvent> { broadcaster.subscribe() }
 
-    /// The final cache key of `request` (after the options processor), or nil for an invalid URL.
+    /// The final cache key of `request` (after the options processor), or nil for an invalid URL
+    /// or when the key filter turns caching off.
     public func cacheKey(for request: ImageRequest) -> String? { prepare(request).cacheKey }
 
     /// How many shared tasks are running (final images, then download+decode stages).
@@ -141,11 +142,25 @@ public final class ImageManager: Sendable {
     func start(_ request: ImageRequest) -> ImageTask {
         let task = ImageTask(request: request)
         metrics.requests.increment()
-        guard let url = request.url, let key = request.cacheKey, let originalKey = request.originalCacheKey else {
-            let error = WebImageError(.invalidURL, "the request has no valid URL (or its cache key filter gave none)")
-            task.receive(.finished(error))
+        guard let url = request.url else {
+            task.receive(.finished(WebImageError(.invalidURL, "the request has no valid URL")))
             return task
         }
+        var request = request
+        let originalKey: String
+        if let filtered = request.originalCacheKey {
+            guard !filtered.isEmpty else {
+                let message = "the cache key filter gave an empty key for \(url.absoluteString)"
+                task.receive(.finished(WebImageError(.invalidCacheKey, message)))
+                return task
+            }
+            originalKey = filtered
+        } else {
+            // A key filter that gives nil turns caching off; the URL still names the shared work.
+            request.disableCaching()
+            originalKey = url.absoluteString
+        }
+        let key = request.finalCacheKey(from: originalKey)
         if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
             task.receive(.finished(WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")))
             return task

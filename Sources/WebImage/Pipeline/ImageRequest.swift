@@ -26,7 +26,9 @@ public struct ImageRequest: Sendable {
     public var coder: (any ImageCoding)?
     /// A transform applied after decoding; its key is appended to the cache key (`imageTransformer`).
     public var transformer: (any ImageTransforming)?
-    /// Maps the URL to a cache key; `nil` from the filter disables caching (`cacheKeyFilter`).
+    /// Maps the URL to a cache key (`cacheKeyFilter`). `nil` from the filter disables caching for
+    /// the request: nothing is looked up or stored, the image is loaded every time. An empty key
+    /// fails the request with ``WebImageError/Code/invalidCacheKey``.
     public var cacheKeyFilter: (@Sendable (URL) -> String?)?
     /// Produces the bytes stored on disk for a transformed or thumbnail image (`cacheSerializer`);
     /// `nil` from it falls back to encoding the image in its source format.
@@ -101,15 +103,32 @@ public struct ImageRequest: Sendable {
         return CacheKeys.key(for: url, filter: cacheKeyFilter)
     }
 
-    /// The key of the final image: the original key, then the thumbnail size, then the
-    /// transformer's key (SDWebImage's order).
-    public var cacheKey: String? {
-        guard var key = originalCacheKey else { return nil }
+    /// The key of the final image: the original key, then the thumbnail size, then `-FirstFrame`
+    /// for ``Options/decodeFirstFrameOnly``, then the transformer's key (SDWebImage's order, with
+    /// the first-frame part added).
+    public var cacheKey: String? { originalCacheKey.map(finalCacheKey(from:)) }
+
+    /// The final key derived from the original key `key`.
+    func finalCacheKey(from key: String) -> String {
+        var key = key
         if let thumbnailPixelSize {
             key = CacheKeys.thumbnailed(key, size: thumbnailPixelSize, preserveAspectRatio: preserveAspectRatio)
         }
+        if options.contains(.decodeFirstFrameOnly) { key = CacheKeys.firstFrame(key) }
         if let transformer { key = CacheKeys.transformed(key, transformerKey: transformer.key) }
         return key
+    }
+
+    /// Whether the decode gives the whole original (no thumbnail, every frame), so the decoded
+    /// image may stand for the original key in memory.
+    var decodesFullImage: Bool { thumbnailPixelSize == nil && !options.contains(.decodeFirstFrameOnly) }
+
+    /// Turns every cache query and store off (a key filter that gives nil).
+    mutating func disableCaching() {
+        queryCacheType = .none
+        storeCacheType = .none
+        originalQueryCacheType = .none
+        originalStoreCacheType = .none
     }
 
     /// Whether any per-request object or closure is set; such requests never share a task with

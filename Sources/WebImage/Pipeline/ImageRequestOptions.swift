@@ -46,7 +46,8 @@ extension ImageRequest {
         public static let fromCacheOnly = Options(rawValue: 1 << 11)
         /// Skip the cache query (results are still stored).
         public static let fromLoaderOnly = Options(rawValue: 1 << 12)
-        /// Decode only the first frame of animated images.
+        /// Decode only the first frame of animated images. Part of the cache key (`-FirstFrame`):
+        /// a first-frame image and the full animation are cached apart.
         public static let decodeFirstFrameOnly = Options(rawValue: 1 << 13)
         /// Keep every animation frame decoded (no on-demand frames).
         public static let preloadAllFrames = Options(rawValue: 1 << 14)
@@ -57,12 +58,15 @@ extension ImageRequest {
         /// Skip SDWebImage's force-decode step. WebImage's coders always produce pixels while decoding,
         /// so there is no separate step to skip: accepted for parity, it changes nothing.
         public static let avoidDecodeImage = Options(rawValue: 1 << 17)
+        /// Copy `file://` and `data:` loads into the disk cache too. Off by default: local bytes
+        /// are already on this machine, so only the memory cache keeps them (SDWebImage's rule).
+        public static let storeLocalFilesOnDisk = Options(rawValue: 1 << 18)
 
         /// Options that change what a request produces, and so which requests may share a task.
         static let behavioural: Options = [
             .retryFailed, .progressiveLoad, .refreshCached, .transformAnimatedImage, .queryMemoryData,
             .fromCacheOnly, .fromLoaderOnly, .avoidDecodeImage, .handleCookies, .allowInvalidSSLCertificates,
-            .waitStoreCache, .preloadAllFrames,
+            .waitStoreCache, .preloadAllFrames, .storeLocalFilesOnDisk,
         ]
     }
 }

@@ -10,7 +10,9 @@ public import Foundation
 public struct ImageResponse: Sendable {
     /// The image.
     public var image: Image
-    /// The encoded bytes, when the manager had them (downloads, disk hits, `queryMemoryData`).
+    /// The encoded bytes of ``image``, when the manager had them (downloads, disk hits,
+    /// `queryMemoryData`). A thumbnail, first-frame or transformed image made from the original
+    /// carries nil, never the original's bytes.
     public var data: Data?
     /// Where the image came from: ``ImageCacheType/none`` (downloaded), memory or disk.
     public var cacheType: ImageCacheType

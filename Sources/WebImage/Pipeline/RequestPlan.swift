@@ -32,15 +32,42 @@ struct RequestPlan: Sendable {
     }
 
     /// The tiers the download+decode stage queries for the original: none when the final key is
-    /// the original key (the final stage already asked) or when the cache is skipped.
+    /// the original key (the final stage already asked) or when the cache is skipped; never memory
+    /// for a thumbnail or first-frame decode, which must be made from the original's bytes.
     var originalQueryType: ImageCacheType {
         guard hasDerivedKey, !options.contains(.fromLoaderOnly) else { return .none }
-        return request.originalQueryCacheType
+        let type = request.originalQueryCacheType
+        return request.decodesFullImage ? type : type.intersection(.disk)
     }
 
     /// The tiers the download+decode stage stores the original in.
     var originalStoreType: ImageCacheType {
-        hasDerivedKey ? request.originalStoreCacheType : request.storeCacheType
+        let type = hasDerivedKey ? request.originalStoreCacheType : request.storeCacheType
+        return storesOnDisk ? type : type.intersection(.memory)
+    }
+
+    /// The tiers the final (transformed or thumbnail) image is stored in.
+    var finalStoreType: ImageCacheType {
+        storesOnDisk ? request.storeCacheType : request.storeCacheType.intersection(.memory)
+    }
+
+    /// Whether anything of this request goes to disk: not for `file://` and `data:` URLs (their
+    /// bytes are on this machine already) unless the request asks with `storeLocalFilesOnDisk`.
+    var storesOnDisk: Bool {
+        options.contains(.storeLocalFilesOnDisk) || !(url.isFileURL || url.scheme?.lowercased() == "data")
+    }
+
+    /// The loader request for the original, with the request's hooks and flags.
+    func loadRequest(priority: ImageLoadPriority, revalidation: HTTPCacheMetadata?) -> ImageLoadRequest {
+        var load = ImageLoadRequest(url: url, priority: priority)
+        load.requestModifier = request.requestModifier
+        load.responseModifier = request.responseModifier
+        load.decryptor = request.decryptor
+        load.revalidation = revalidation
+        load.allowsInvalidCertificates = options.contains(.allowInvalidSSLCertificates)
+        load.handlesCookies = options.contains(.handleCookies)
+        load.reportsPartialData = options.contains(.progressiveLoad)
+        return load
     }
 
     func fetchKey(revalidating: Bool) -> FetchJobKey {

@@ -4,20 +4,25 @@ import Synchronization
 /// Loads a list of URLs ahead of time at low priority, a few at once, into the caches
 /// (SDWebImage's `SDWebImagePrefetcher`).
 ///
+/// Keep the prefetcher while its prefetches run: releasing it cancels them, as Nuke's
+/// `ImagePrefetcher` does (running loads are cancelled, queued URLs never start).
+///
 /// ```swift
-/// let prefetcher = ImagePrefetcher(manager: manager)
+/// let prefetcher = ImagePrefetcher(manager: manager)      // kept, e.g. as a property
 /// let token = prefetcher.prefetch(urls)
 /// for await result in token.results {
 ///     if case .failed(let error) = result.outcome { print(result.url!, error) }
 /// }
-/// let summary = await token.completion   // finished, failed, skipped, total
+/// let summary = await token.completion   // finished, failed, skipped, cancelled, total
 /// ```
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images go.
     public enum Destination: Sendable, Hashable {
-        /// Memory and disk (the default).
+        /// Decoded into memory, bytes on disk (the default).
         case memoryAndDisk
-        /// Disk only: nothing is kept in memory.
+        /// The original bytes on disk only: nothing is decoded and nothing goes into memory. The
+        /// bytes must carry an image signature a coder knows (else `badImageData` or
+        /// `unsupportedFormat`); a URL already on disk is not downloaded again.
         case diskOnly
     }
 
@@ -42,6 +47,11 @@ public final class ImagePrefetcher: Sendable {
         self.options = options
     }
 
+    /// Releasing the prefetcher cancels what it is still prefetching.
+    deinit {
+        cancelAll()
+    }
+
     /// Starts prefetching `urls`; nil entries count as skipped.
     @discardableResult
     public func prefetch(_ urls: [URL?]) -> ImagePrefetchToken {
@@ -56,11 +66,14 @@ public final class ImagePrefetcher: Sendable {
                     guard let (index, next) = iterator.next() else { return }
                     group.addTask {
                         guard let url = next else { return ImagePrefetchResult(index: index, url: nil, outcome: .skipped) }
-                        var request = ImageRequest(url: url, options: options.union(.lowPriority))
-                        if destination == .diskOnly { request.storeCacheType = .disk }
+                        let request = ImageRequest(url: url, options: options.union(.lowPriority))
                         do {
-                            let response = try await manager.image(for: request)
-                            return ImagePrefetchResult(index: index, url: url, outcome: .finished(response.cacheType))
+                            let cacheType: ImageCacheType
+                            switch destination {
+                            case .memoryAndDisk: cacheType = try await manager.image(for: request).cacheType
+                            case .diskOnly: cacheType = try await manager.prefetchOriginalBytes(for: request)
+                            }
+                            return ImagePrefetchResult(index: index, url: url, outcome: .finished(cacheType))
                         } catch {
                             return ImagePrefetchResult(index: index, url: url, outcome: .failed(error))
                         }
@@ -83,121 +96,5 @@ public final class ImagePrefetcher: Sendable {
     public func cancelAll() {
         let running = tokens.withLock { Array($0.values) }
         for token in running { token.cancel() }
-    }
-}
-
-/// How far a prefetch has come.
-public struct ImagePrefetchProgress: Sendable, Hashable {
-    /// URLs loaded (or found in the cache).
-    public var finished: Int
-    /// URLs whose load failed (or was cancelled).
-    public var failed: Int
-    /// Entries that were not URLs (nil), so nothing was tried.
-    public var skipped: Int
-    /// URLs asked for.
-    public var total: Int
-    /// Whether the prefetch was cancelled before every URL was tried.
-    public var cancelled: Bool = false
-
-    /// Counts from explicit values.
-    public init(finished: Int, failed: Int, skipped: Int = 0, total: Int, cancelled: Bool = false) {
-        self.finished = finished
-        self.failed = failed
-        self.skipped = skipped
-        self.total = total
-        self.cancelled = cancelled
-    }
-
-    /// URLs done, whichever way.
-    public var completed: Int { finished + failed + skipped }
-}
-
-/// What became of one entry of a prefetch list.
-public struct ImagePrefetchResult: Sendable {
-    /// How the entry ended.
-    public enum Outcome: Sendable {
-        /// Loaded, or found in the cache of this type.
-        case finished(ImageCacheType)
-        /// The load failed with this error (a `WebImageError`, e.g. `.cancelled`).
-        case failed(any Error)
-        /// The entry was not a URL.
-        case skipped
-    }
-
-    /// The entry's position in the list given to ``ImagePrefetcher/prefetch(_:)``.
-    public var index: Int
-    /// The URL, or nil for a skipped entry.
-    public var url: URL?
-    /// How it ended.
-    public var outcome: Outcome
-}
-
-/// One ``ImagePrefetcher/prefetch(_:)`` call: its progress, completion and cancellation.
-public final class ImagePrefetchToken: Sendable {
-    private struct State {
-        var progress: ImagePrefetchProgress
-        var ended = false
-        var work: Task<Void, Never>?
-        var waiters: [CheckedContinuation<ImagePrefetchProgress, Never>] = []
-    }
-    private let state: Mutex<State>
-    private let continuation: AsyncStream<ImagePrefetchProgress>.Continuation
-    private let resultContinuation: AsyncStream<ImagePrefetchResult>.Continuation
-    /// A value after every entry (finished, failed or skipped); ends with the prefetch.
-    public let progress: AsyncStream<ImagePrefetchProgress>
-    /// Each entry's outcome as it ends, with the error of a failure; ends with the prefetch.
-    public let results: AsyncStream<ImagePrefetchResult>
-
-    init(total: Int) {
-        state = Mutex(State(progress: ImagePrefetchProgress(finished: 0, failed: 0, total: total)))
-        (progress, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        (results, resultContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    }
-
-    /// The final counts, once every URL was tried or the prefetch was cancelled.
-    public var completion: ImagePrefetchProgress {
-        get async {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> ImagePrefetchProgress? in
-                    if state.ended { return state.progress }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let done { continuation.resume(returning: done) }
-            }
-        }
-    }
-
-    /// The counts so far.
-    public var current: ImagePrefetchProgress { state.withLock { $0.progress } }
-
-    /// Stops the prefetch: running loads are cancelled (they count as failed), queued ones never start.
-    public func cancel() { state.withLock { $0.work }?.cancel() }
-
-    func attach(_ work: Task<Void, Never>) { state.withLock { $0.work = work } }
-
-    func record(_ result: ImagePrefetchResult) {
-        let progress = state.withLock { state in
-            switch result.outcome {
-            case .finished: state.progress.finished += 1
-            case .failed: state.progress.failed += 1
-            case .skipped: state.progress.skipped += 1
-            }
-            return state.progress
-        }
-        resultContinuation.yield(result)
-        continuation.yield(progress)
-    }
-
-    func end(cancelled: Bool) {
-        let (progress, waiters) = state.withLock { state in
-            state.ended = true
-            state.progress.cancelled = cancelled && state.progress.completed < state.progress.total
-            defer { state.waiters.removeAll() }
-            return (state.progress, state.waiters)
-        }
-        resultContinuation.finish()
-        continuation.finish()
-        for waiter in waiters { waiter.resume(returning: progress) }
     }
 }

@@ -28,11 +28,28 @@ extension ImageTransforming {
 
 /// Several transformers applied in order; its key joins theirs (SDWebImage's
 /// `SDImagePipelineTransformer`).
+///
+/// A step's own error comes back as ``WebImageError/Code/transformFailed`` naming that step.
 public struct PipelineTransformer: ImageTransforming {
+    /// The steps, in order.
     public let transformers: [any ImageTransforming]
+    /// A pipeline of `transformers`, applied in order.
     public init(_ transformers: [any ImageTransforming]) { self.transformers = transformers }
+    /// The steps' keys joined by `-`.
     public var key: String { transformers.map(\.key).joined(separator: "-") }
+    /// Applies every step in order.
     public func transform(_ image: Image) throws -> Image {
-        try transformers.reduce(image) { try $1.transform($0) }
+        try transformers.reduce(image) { try $1.transformWrappingErrors($0) }
+    }
+}
+
+extension ImageTransforming {
+    /// Transforms, turning a foreign error into `transformFailed` naming this transformer.
+    func transformWrappingErrors(_ image: Image) throws -> Image {
+        do {
+            return try transform(image)
+        } catch {
+            throw WebImageError.wrapping(error, code: .transformFailed, "the transformer \(key) failed")
+        }
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The disk-only prefetch: the original bytes onto disk, never decoded, never in memory.
+extension ImageManager {
+    /// Puts the original bytes of `request`'s URL in the disk cache without decoding them or
+    /// touching the memory cache (``ImagePrefetcher/Destination/diskOnly``, like Nuke's disk-only
+    /// prefetch): a disk hit answers ``ImageCacheType/disk`` at once; otherwise the bytes are
+    /// downloaded, checked for an image signature a coder knows, stored, and ``ImageCacheType/none``
+    /// is returned. The failed-URL list, `retryFailed`, `fromCacheOnly`, `fromLoaderOnly`, the
+    /// should-download hook and the request's loader hooks apply as for ``image(for:)-(ImageRequest)``.
+    func prefetchOriginalBytes(for request: ImageRequest) async throws -> ImageCacheType {
+        let request = prepare(request)
+        metrics.requests.increment()
+        guard let url = request.url else { throw WebImageError(.invalidURL, "the request has no valid URL") }
+        // A filter that gives nil turns caching off: nothing to put on disk.
+        guard let key = request.originalCacheKey else { return .none }
+        guard !key.isEmpty else {
+            throw WebImageError(.invalidCacheKey, "the cache key filter gave an empty key for \(url.absoluteString)")
+        }
+        if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
+            throw WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")
+        }
+        var diskRequest = request
+        diskRequest.originalStoreCacheType = .disk
+        diskRequest.storeCacheType = .disk
+        let plan = RequestPlan(request: diskRequest, url: url, key: key, originalKey: key)
+        let cache = request.originalImageCache ?? request.imageCache ?? configuration.imageCache
+        if !request.options.contains(.fromLoaderOnly) {
+            let start = ContinuousClock.now
+            let found = try await cache.contains(forKey: key, cacheType: .disk)
+            report(.cacheQuery, plan, key: key, since: start, succeeded: true, hit: found != .none)
+            if found != .none { return .disk }
+        }
+        if request.options.contains(.fromCacheOnly) {
+            throw WebImageError(.notCached, "\(url.absoluteString) is not cached and the request is fromCacheOnly")
+        }
+        if let shouldDownload = configuration.shouldDownload, !shouldDownload(url) {
+            throw WebImageError(.downloadDisallowed, "the should-download hook refused \(url.absoluteString)")
+        }
+        let loader = request.loader ?? configuration.loader
+        let start = ContinuousClock.now
+        metrics.downloads.increment()
+        let result: ImageLoadResult
+        do {
+            result = try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
+            report(.download, plan, key: key, since: start, succeeded: true)
+        } catch {
+            report(.download, plan, key: key, since: start, succeeded: false)
+            recordFailure(url, error: error, loader: loader)
+            throw error
+        }
+        do {
+            try checkSignature(of: result, decoder: request.coder ?? configuration.coders)
+        } catch {
+            recordFailure(url, error: error, loader: loader)
+            throw error
+        }
+        failedURLs.recordSuccess(url)
+        try await storeOriginalBytes(plan: plan, result: result, cache: cache)
+        return .none
+    }
+
+    /// Throws unless a coder recognises the bytes by their signature (no decoding).
+    private func checkSignature(of result: ImageLoadResult, decoder: any ImageDecoding) throws {
+        guard !decoder.canDecode(result.data) else { return }
+        let format = ImageFormat.detect(in: result.data)
+        let error =
+            format == .undefined
+            ? WebImageError.badData("\(result.response.url.absoluteString) is not image data (\(result.data.count) bytes)")
+            : WebImageError(.unsupportedFormat, "no coder registered for \(format)")
+        throw Self.namingContentType(error, of: result.response)
+    }
+}

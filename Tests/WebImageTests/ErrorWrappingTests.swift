@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTesting
+
+/// A third-party error type, as a custom coder or transformer would throw.
+struct ForeignError: Error, Equatable {
+    let reason: String
+}
+
+/// A coder that recognises everything and fails with its own error type.
+struct FailingCoder: ImageCoding {
+    var name: String { "exploding" }
+    func canDecode(_ data: Data) -> Bool { true }
+    func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image { throw ForeignError(reason: "decode") }
+    func canEncode(_ format: ImageFormat) -> Bool { true }
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        throw ForeignError(reason: "encode")
+    }
+}
+
+/// A transformer that fails with its own error type.
+struct FailingTransformer: ImageTransforming {
+    var key: String { "Failing" }
+    func transform(_ image: Image) throws -> Image { throw ForeignError(reason: "transform") }
+}
+
+@Suite("A custom coder's or transformer's error comes back as a WebImageError")
+struct ErrorWrappingTests {
+    @Test func wrappingKeepsWebImageErrorsAndMapsCancellation() {
+        let typed = WebImageError(.tooLarge, "big")
+        let kept = WebImageError.wrapping(typed, code: .decodingFailed, "unused")
+        #expect(kept.code == .tooLarge && kept.message == "big")
+        #expect(WebImageError.wrapping(CancellationError(), code: .transformFailed, "t").code == .cancelled)
+        let wrapped = WebImageError.wrapping(ForeignError(reason: "x"), code: .transformFailed, "the transformer T failed")
+        #expect(wrapped.code == .transformFailed && wrapped.message == "the transformer T failed")
+        #expect(wrapped.underlying as? ForeignError == ForeignError(reason: "x"))
+    }
+
+    @Test func customDecoderErrorsBecomeDecodingFailedNamingTheCoder() throws {
+        let manager = ImageCodersManager(coders: [FailingCoder()])
+        for using in [nil, FailingCoder()] as [FailingCoder?] {
+            let error = #expect(throws: WebImageError.self) { try manager.decode(Data([1, 2, 3]), options: .init(), using: using) }
+            #expect(error?.code == .decodingFailed)
+            #expect(error?.message.contains("exploding") == true)
+            #expect(error?.underlying as? ForeignError == ForeignError(reason: "decode"))
+        }
+    }
+
+    @Test func customEncoderErrorsBecomeEncodingFailedNamingTheCoder() throws {
+        let manager = ImageCodersManager(coders: [FailingCoder()])
+        let image = Image(pixels: ImageFixtures.gradient(width: 2, height: 2))
+        let error = #expect(throws: WebImageError.self) { try manager.encode(image, as: .png, options: .init()) }
+        #expect(error?.code == .encodingFailed)
+        #expect(error?.message.contains("exploding") == true)
+        #expect(error?.underlying as? ForeignError == ForeignError(reason: "encode"))
+    }
+
+    @Test func aWebImageErrorFromACoderPassesThroughUnchanged() throws {
+        // The built-in double throws badImageData for bytes it does not know.
+        let manager = ImageCodersManager(coders: [TaggedCoder(name: "a", tag: 1)])
+        let error = #expect(throws: WebImageError.self) { try manager.decode(Data([9])) }
+        #expect(error?.code == .badImageData)
+    }
+
+    @Test func aFailingStepOfAPipelineTransformerIsNamed() throws {
+        let pipeline = PipelineTransformer([ResizeTransformer(size: PixelSize(width: 2, height: 2)), FailingTransformer()])
+        let image = Image(pixels: ImageFixtures.gradient(width: 4, height: 4))
+        let error = #expect(throws: WebImageError.self) { try pipeline.transform(image) }
+        #expect(error?.code == .transformFailed)
+        #expect(error?.message.contains("Failing") == true)
+        #expect(error?.underlying as? ForeignError == ForeignError(reason: "transform"))
+    }
+}
