@@ -26,12 +26,15 @@ enum CorpusAvailability {
         """
     }
 
-    /// Whether the suite should run; prints the note when it is skipped.
+    /// Whether the suite should run; prints the note (once) when it is skipped.
     static func shouldRun() -> Bool {
         if isPresent || isRequired { return true }
-        print(absentNote)
+        _ = printedSkipNote
         return false
     }
+
+    /// Prints the note the first time it is read (the suite and each of its tests ask).
+    private static let printedSkipNote: Void = print(absentNote)
 }
 
 extension Trait where Self == ConditionTrait {

@@ -9,8 +9,8 @@ import WebImageCodecs
 ///
 /// Environment: `WEBIMAGE_CORPUS` overrides the corpus folder; without a corpus the suite is
 /// skipped with a note, unless `WEBIMAGE_REQUIRE_CORPUS=1` (set by `.ci/run`) makes it fail;
-/// `WEBIMAGE_CONFORMANCE_FORMATS` (comma-separated, e.g. `png,apng`) limits the formats; `WEBIMAGE_CONFORMANCE_VERBOSE=1` prints
-/// every file's outcome.
+/// `WEBIMAGE_CONFORMANCE_FORMATS` (comma-separated, e.g. `png,apng`) limits the formats;
+/// `WEBIMAGE_CONFORMANCE_VERBOSE=1` prints every file's outcome.
 @Suite("Corpus conformance", .corpusAvailable)
 struct CorpusConformanceTests {
     static let supportedFormats = ["jpeg", "png", "apng", "gif", "webp", "unknown"]
