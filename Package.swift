@@ -76,6 +76,7 @@ let package = Package(
                 "WebImage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         // A child process for the disk cache's crash and two-process tests.
@@ -143,6 +144,7 @@ let package = Package(
             dependencies: [
                 "WebImageDiskCache", "WebImageTesting", "webimage-cache-stress",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

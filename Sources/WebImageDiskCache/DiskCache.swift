@@ -8,19 +8,27 @@ public import WebImage
 /// Layout: `<directory>/data/<sha256-hex-of-key>` holds each entry's bytes and
 /// `<directory>/index.sqlite` (SQLite in WAL mode, through GRDB) holds its metadata, dates and
 /// recency, so LRU and expiry never depend on the filesystem's dates. Every write is atomic
-/// (temporary file, `fsync`, `rename`, then the index commit); a missing or wrong-sized data file
-/// is a miss that removes the entry. Several processes may share one directory.
+/// (temporary file, `fsync`, `rename`, then the index commit). A data file that is missing, of the
+/// wrong size or whose SHA-256 differs from the one recorded when it was stored is a miss that
+/// removes the entry. Several processes may share one directory.
+///
+/// Faults it mends by itself: an index SQLite cannot read (garbage, truncated, failing its quick
+/// check) is moved aside to `index.sqlite.broken` and an empty one is started
+/// (``movedAsideIndex``); a directory removed from outside is recreated by the next store.
 ///
 /// All work runs on the cache's own serial dispatch queue: callers suspend, they never block.
-/// Expired entries are swept when the cache opens and then every
-/// ``DiskCacheConfiguration/sweepInterval``; reads treat them as misses in between.
+/// Reads take no write lock: their access order is written in batches (every 128 reads, 2 s, any
+/// write, and ``close()``; ``DiskCacheConfiguration/accessBatchSize``). Expired entries are swept when the cache opens and then every
+/// ``DiskCacheConfiguration/sweepInterval``; reads treat them as misses in between. Call
+/// ``close()`` when done, so the index's write-ahead log is checkpointed and truncated.
 ///
 /// ```swift
 /// let disk = try DiskCache(namespace: "thumbnails")
 /// try await disk.setData(bytes, forKey: url.absoluteString, metadata: CacheEntryMetadata(originalURL: url))
 /// let bytes = try await disk.data(forKey: url.absoluteString)
+/// try await disk.close()
 /// ```
-public final class DiskCache: ImageCaching {
+public final class DiskCache: ImageCaching, CacheRevalidationRecording {
     /// The configuration the cache was opened with.
     public let configuration: DiskCacheConfiguration
     let runner: DiskQueue
@@ -33,9 +41,14 @@ public final class DiskCache: ImageCaching {
     public init(configuration: DiskCacheConfiguration) throws {
         self.configuration = configuration
         let store = try DiskStore(configuration: configuration)
-        let runner = DiskQueue(
-            store: store, queue: DispatchQueue(label: "WebImageDiskCache.\(configuration.directory.lastPathComponent)"))
+        let queue = DispatchQueue(label: "WebImageDiskCache.\(configuration.directory.lastPathComponent)")
+        let runner = DiskQueue(store: store, queue: queue)
         self.runner = runner
+        let batchMilliseconds = Int(min(configuration.accessBatchInterval / .milliseconds(1), 86_400_000))
+        // A cycle (store → closure → store) that close() breaks; deinit closes.
+        store.scheduleAccessFlush = {
+            queue.asyncAfter(deadline: .now() + .milliseconds(max(0, batchMilliseconds))) { try? store.flushAccesses() }
+        }
         // Enqueued before init returns, so every later operation runs after the migration.
         let migrated = runner.enqueue { store in
             if let source = configuration.migratingFrom { _ = try store.migrate(from: source) }
@@ -64,6 +77,32 @@ public final class DiskCache: ImageCaching {
 
     deinit {
         sweeper?.cancel()
+        // A cache released without close() still writes its pending access order and checkpoints.
+        let store = runner.store
+        runner.queue.async { try? store.close() }
+    }
+
+    /// Where an index that could not be read was moved when this cache opened
+    /// (`<directory>/index.sqlite.broken`), or `nil` when the index was sound. Its entries are
+    /// lost: the cache started empty and removed their data files.
+    ///
+    /// ```swift
+    /// if let broken = cache.movedAsideIndex { print("warning: the cache index was unreadable; moved to \(broken.path)") }
+    /// ```
+    public var movedAsideIndex: URL? { runner.store.movedAsideIndex }
+
+    /// Writes the pending access order, checkpoints the index's write-ahead log and truncates it,
+    /// gives the pages of removed rows back to the filesystem, and closes the index. Work started
+    /// by opening finishes first; every later operation throws ``WebImageError/Code/cacheIO``.
+    /// Closing twice does nothing.
+    ///
+    /// ```swift
+    /// defer { Task { try? await cache.close() } }
+    /// ```
+    public func close() async throws {
+        sweeper?.cancel()
+        await opening.value
+        try await runner.run(evenIfClosed: true) { try $0.close() }
     }
 
     /// Waits until the work started by opening (migration, leftovers, first sweep) is done.
@@ -104,6 +143,15 @@ public final class DiskCache: ImageCaching {
         try await runner.run { try $0.updateMetadata(key: key, metadata: metadata) }
     }
 
+    /// Records a `304 Not Modified` answer to a revalidation of `key`: the 304's validators and
+    /// freshness headers replace the stored ones (absent ones are kept) and the entry's
+    /// modification date restarts, so expiry by modification date counts from now. Returns whether
+    /// the entry existed.
+    @discardableResult
+    public func recordRevalidation(forKey key: String, http: HTTPCacheMetadata) async throws -> Bool {
+        try await runner.run { try $0.recordRevalidation(key: key, http: http) }
+    }
+
     /// Removes `key`'s entry.
     public func removeData(forKey key: String) async throws {
         try await runner.run { try $0.remove(key: key) }
@@ -114,7 +162,8 @@ public final class DiskCache: ImageCaching {
         try await runner.run { try $0.removeAll() }
     }
 
-    /// Whether `key` has a live entry (without checking its file).
+    /// Whether `key` has a live entry whose data file is present with its recorded size (its
+    /// bytes are not read); an entry whose file is gone is removed.
     public func containsData(forKey key: String) async throws -> Bool {
         try await runner.run { try $0.contains(key: key) }
     }
@@ -162,19 +211,39 @@ struct DiskQueue: Sendable {
     let queue: DispatchQueue
     static let sweepBatch = 1000
 
-    func run<T: Sendable>(_ body: @escaping @Sendable (DiskStore) throws -> T) async throws -> T {
+    func run<T: Sendable>(evenIfClosed: Bool = false, _ body: @escaping @Sendable (DiskStore) throws -> T)
+        async throws -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try Self.wrapped { try body(store) } })
+                continuation.resume(with: Result { try Self.wrapped { try checked(evenIfClosed) { try body(store) } } })
             }
         }
+    }
+
+    /// Runs `body` on the queue later; a failure is logged.
+    func post(_ what: String, _ body: @escaping @Sendable (DiskStore) throws -> Void) {
+        queue.async {
+            do {
+                try checked(false) { try body(store) }
+            } catch {
+                store.configuration.logger.warning("disk cache: \(what) failed: \(error)")
+            }
+        }
+    }
+
+    private func checked<T>(_ evenIfClosed: Bool, _ body: () throws -> T) throws -> T {
+        if store.isClosed, !evenIfClosed {
+            throw WebImageError(.cacheIO, "the disk cache at \(store.configuration.directory.path) is closed")
+        }
+        return try body()
     }
 
     /// Starts `body` on the queue now; the task finishes when it has run.
     func enqueue(_ body: @escaping @Sendable (DiskStore) throws -> Void) -> Task<Void, any Error> {
         let (stream, continuation) = AsyncStream<Result<Void, any Error>>.makeStream()
         queue.async {
-            continuation.yield(Result { try Self.wrapped { try body(store) } })
+            continuation.yield(Result { try Self.wrapped { try checked(false) { try body(store) } } })
             continuation.finish()
         }
         return Task {

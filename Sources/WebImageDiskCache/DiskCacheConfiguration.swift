@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import WebImage
 
 /// Which recorded date decides that a disk entry has expired (SDWebImage's
@@ -48,8 +49,17 @@ public struct DiskCacheConfiguration: Sendable {
     /// place (default `true`). Without it, a process crash still never exposes a partial file;
     /// a power loss might.
     public var synchronousWrites: Bool
+    /// Reads take no write lock: the access order (LRU) they produce is written to the index in
+    /// one transaction after this many reads (default 128), after ``accessBatchInterval``, before
+    /// any write (so evictions see it) and on ``DiskCache/close()``.
+    public var accessBatchSize = 128
+    /// The longest a read's access order waits before it is written (default 2 s).
+    public var accessBatchInterval = Duration.seconds(2)
     /// Where the cache reads the time for dates and expiry.
     public var clock: any CacheClock
+    /// Where the cache logs what it mends: an unreadable index moved aside, a data file that no
+    /// longer matches its checksum, a directory removed from outside.
+    public var logger: Logger
 
     /// A configuration for `directory`.
     public init(
@@ -62,7 +72,8 @@ public struct DiskCacheConfiguration: Sendable {
         migratingFrom: URL? = nil,
         sweepInterval: Duration? = .seconds(3600),
         synchronousWrites: Bool = true,
-        clock: any CacheClock = SystemCacheClock()
+        clock: any CacheClock = SystemCacheClock(),
+        logger: Logger = Logger(label: "WebImage.DiskCache")
     ) {
         self.directory = directory
         self.maxAge = maxAge
@@ -74,6 +85,7 @@ public struct DiskCacheConfiguration: Sendable {
         self.sweepInterval = sweepInterval
         self.synchronousWrites = synchronousWrites
         self.clock = clock
+        self.logger = logger
     }
 
     /// A configuration for the default directory of `namespace` (see ``defaultDirectory(namespace:)``).

@@ -25,12 +25,18 @@ public struct DiskCacheStatistics: Sendable, Hashable {
     public var oldest: Entry?
     /// The entry stored most recently, if any.
     public var newest: Entry?
+    /// Bytes of the index (`index.sqlite` and its write-ahead log and shared-memory files): not
+    /// part of ``bytes`` or of the size budget. About 250–400 bytes per entry (see the README).
+    public var indexBytes: Int = 0
+    /// URLs blocked by a ``DiskFailedURLStore`` on this cache, expired ones included.
+    public var blockedURLs: Int = 0
 }
 
 extension DiskStore {
     /// Totals plus the oldest and newest entries by store date, from one read transaction.
     func statistics() throws -> DiskCacheStatistics {
-        try database.read { db in
+        try flushAccesses()
+        var statistics = try database.read { db in
             let (count, bytes) = try Self.totals(db)
             func entry(_ order: String) throws -> DiskCacheStatistics.Entry? {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry ORDER BY created_at \(order), access_seq \(order) LIMIT 1")
@@ -41,12 +47,20 @@ extension DiskStore {
                     storedAt: Date(timeIntervalSince1970: index.createdAt),
                     accessedAt: Date(timeIntervalSince1970: index.accessedAt))
             }
-            return DiskCacheStatistics(count: count, bytes: bytes, oldest: try entry("ASC"), newest: try entry("DESC"))
+            var result = DiskCacheStatistics(
+                count: count, bytes: bytes, oldest: try entry("ASC"), newest: try entry("DESC"))
+            result.blockedURLs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blocked_url") ?? 0
+            return result
         }
+        statistics.indexBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            var info = stat()
+            return total + (stat(indexPath + suffix, &info) == 0 ? Int(info.st_size) : 0)
+        }
+        return statistics
     }
 
     /// Evicts least recently used entries until the size budget holds; returns how many went.
     func trimToBudget() throws -> Int {
-        try database.write { db in try trim(db, keeping: nil) }
+        try writeIndex { db in try trim(db, keeping: nil) }
     }
 }

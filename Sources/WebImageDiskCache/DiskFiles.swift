@@ -23,7 +23,24 @@ struct DiskFiles: Sendable {
         }.joined()
     }
 
+    /// The SHA-256 of a data file's bytes, as the index records it.
+    static func checksum(_ data: Data) -> Data {
+        Data(SHA256.hash(data: data))
+    }
+
     func path(_ name: String) -> String { dataDirectory.appendingPathComponent(name).path }
+
+    /// Whether the data directory exists (it may be removed from outside).
+    var dataDirectoryExists: Bool {
+        var info = stat()
+        return stat(dataDirectory.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The size of data file `name`, or nil when it is missing.
+    func size(_ name: String) -> Int? {
+        var info = stat()
+        return stat(path(name), &info) == 0 ? Int(info.st_size) : nil
+    }
 
     func createDirectory() throws {
         do {

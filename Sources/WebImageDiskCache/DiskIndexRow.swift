@@ -11,6 +11,8 @@ struct DiskIndexRow: Sendable {
     var modifiedAt: Double
     var accessedAt: Double
     var token: Int64
+    /// The SHA-256 of the data file; `nil` for rows written before schema v2.
+    var checksum: Data?
     var url: String?
     var contentType: String?
     var etag: String?
@@ -29,6 +31,7 @@ struct DiskIndexRow: Sendable {
         modifiedAt = row["modified_at"]
         accessedAt = row["accessed_at"]
         token = row["token"]
+        checksum = row["checksum"]
         url = row["url"]
         contentType = row["content_type"]
         etag = row["etag"]
@@ -40,10 +43,13 @@ struct DiskIndexRow: Sendable {
         extended = row["extended"]
     }
 
-    init(hash: String, key: String, size: Int, now: Double, token: Int64, metadata: CacheEntryMetadata?) {
+    init(
+        hash: String, key: String, size: Int, now: Double, token: Int64, checksum: Data?, metadata: CacheEntryMetadata?
+    ) {
         self.hash = hash
         self.key = key
         self.size = size
+        self.checksum = checksum
         createdAt = now
         modifiedAt = now
         accessedAt = now

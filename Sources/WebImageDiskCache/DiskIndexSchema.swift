@@ -6,6 +6,11 @@ import GRDB
 /// orders entries for LRU exactly (a counter, so ties between equal timestamps cannot happen);
 /// `token` changes on every write so that a reader that saw a stale row deletes only that row.
 /// `totals` is kept by triggers, so the size budget is checked in O(1) after each write.
+///
+/// v2 adds `checksum` (the SHA-256 of the data file, checked on every read; rows written before
+/// v2 have none until their first read fills it in) and `blocked_url`, the failed URLs of
+/// ``DiskFailedURLStore`` with the time they stay blocked (`blocked_until`, seconds since 1970;
+/// NULL: until cleared).
 enum DiskIndexSchema {
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -50,6 +55,19 @@ enum DiskIndexSchema {
                     CREATE TRIGGER entry_resized AFTER UPDATE OF size ON entry BEGIN
                         UPDATE totals SET bytes = bytes - OLD.size + NEW.size WHERE id = 1;
                     END;
+                    """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE entry ADD COLUMN checksum BLOB;
+                    CREATE TABLE blocked_url (
+                        url TEXT PRIMARY KEY NOT NULL,
+                        blocked_at REAL NOT NULL,
+                        blocked_until REAL,
+                        code TEXT NOT NULL,
+                        message TEXT NOT NULL
+                    );
                     """)
         }
         return migrator

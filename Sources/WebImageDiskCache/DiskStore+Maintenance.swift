@@ -9,7 +9,7 @@ extension DiskStore {
         guard configuration.maxAge >= 0 else { return 0 }
         let cutoff = now - configuration.maxAge
         let column = configuration.expireType.column
-        return try database.write { db in
+        return try writeIndex { db in
             let hashes = try String.fetchAll(
                 db, sql: "SELECT hash FROM entry WHERE \(column) <= ? LIMIT ?", arguments: [cutoff, limit])
             try delete(hashes, in: db)
@@ -21,7 +21,7 @@ extension DiskStore {
     /// `temporaryAge` seconds (younger ones may belong to a writer in another process). Runs under
     /// the index's write lock so no writer is between its rename and its commit.
     func removeLeftovers(temporaryAge: TimeInterval = 3600) throws -> Int {
-        try database.write { db in
+        try writeIndex { db in
             let indexed = Set(try String.fetchAll(db, sql: "SELECT hash FROM entry"))
             var removed = 0
             for name in files.listNames() where !name.hasPrefix(DiskFiles.temporaryPrefix) && !indexed.contains(name) {
@@ -34,7 +34,8 @@ extension DiskStore {
 
     /// Moves every entry of the WebImage cache at `source` into this one (metadata and dates
     /// kept, least recently used first so recency order survives), then removes `source`.
-    /// Entries whose file is missing or of the wrong size are dropped. Returns how many moved.
+    /// Entries whose file is missing, of the wrong size or not matching its checksum are dropped.
+    /// Returns how many moved.
     func migrate(from source: URL) throws -> Int {
         let fileManager = FileManager.default
         guard source.standardizedFileURL != configuration.directory.standardizedFileURL,
@@ -43,15 +44,19 @@ extension DiskStore {
         let sourceFiles = DiskFiles(directory: source)
         var moved = 0
         do {
-            let old = try Self.openIndex(at: source)
+            let old = try DiskIndexFile.openIndex(at: source, logger: configuration.logger).queue
             let rows = try old.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM entry ORDER BY access_seq").map(DiskIndexRow.init)
             }
             try old.close()
-            for row in rows {
+            try reopenIfRemoved()
+            for var row in rows {
                 guard case .bytes(let data) = sourceFiles.read(row.hash, expectedSize: row.size) else { continue }
+                let digest = DiskFiles.checksum(data)
+                if let recorded = row.checksum, recorded != digest { continue }
+                row.checksum = digest
                 let temporary = try files.writeTemporary(data, synchronous: configuration.synchronousWrites)
-                try database.write { db in
+                try writeIndex { db in
                     try files.moveIntoPlace(temporary, as: row.hash)
                     try upsert(row, in: db, keepCreationDate: false)
                     try trim(db, keeping: row.hash)

@@ -17,52 +17,72 @@ import Darwin
 ///   then renames it into place and commits the row while holding the lock, so writers in any
 ///   process never see a row and a file from different writes;
 /// - evicted and removed files are unlinked while that lock is held;
-/// - a reader that finds a file missing or of the wrong size deletes the row only if it is still
-///   the row it read (same `token`), under the lock, then unlinks the file.
-/// A crash leaves at worst a temporary file, an unindexed data file (both swept on open) or a
-/// row whose file is missing or of another size (a miss): never a row that reads back truncated.
+/// - a reader that finds a file missing, of the wrong size or with the wrong checksum deletes the
+///   row only if it is still the row it read (same `token`), under the lock, then unlinks the file;
+/// - reads take no write lock: their access order waits in ``pending`` and is applied at the start
+///   of the next write transaction (so evictions see it), after 128 reads or 2 s, and on close.
+/// A crash leaves at worst a temporary file, an unindexed data file (both swept on open), a row
+/// whose file is missing or of another size (a miss), or an access order up to 2 s old: never a
+/// row that reads back truncated or as other bytes.
 ///
-/// `@unchecked Sendable`: confined to its ``DiskCache``'s serial queue; never used concurrently.
+/// `@unchecked Sendable`: confined to its ``DiskCache``'s serial queue; never used concurrently
+/// (``movedAsideIndex`` is a constant set before the store is shared).
 final class DiskStore: @unchecked Sendable {
     let configuration: DiskCacheConfiguration
     let files: DiskFiles
-    let database: DatabaseQueue
+    private(set) var database: DatabaseQueue
+    /// The inode of the open index file: another one (or none) means the directory was removed.
+    private var indexInode: UInt64?
+    /// Where an unreadable index was moved when this store opened, if it was.
+    let movedAsideIndex: URL?
+    /// Hits not yet written to the index's access order.
+    var pending = PendingAccesses()
+    /// Called when the first hit of a batch is noted, to flush the batch later.
+    var scheduleAccessFlush: (@Sendable () -> Void)?
+    private(set) var isClosed = false
 
     init(configuration: DiskCacheConfiguration) throws {
         self.configuration = configuration
         files = DiskFiles(directory: configuration.directory)
         try files.createDirectory()
-        database = try Self.openIndex(at: configuration.directory)
+        let opened = try DiskIndexFile.openIndex(at: configuration.directory, logger: configuration.logger)
+        database = opened.queue
+        indexInode = opened.inode
+        movedAsideIndex = opened.movedAside
     }
 
-    /// Opens (creating and migrating when new) the index in `directory`. Processes opening the
-    /// same directory at once take turns through an advisory lock on `index.lock`: SQLite's busy
-    /// handler does not cover switching a new database to WAL, and two migrators could both
-    /// create the schema.
-    static func openIndex(at directory: URL) throws -> DatabaseQueue {
-        let lockPath = directory.appendingPathComponent("index.lock").path
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else {
-            throw WebImageError(.cacheIO, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+    var indexPath: String { configuration.directory.appendingPathComponent(DiskIndexFile.name).path }
+
+    /// Recreates the directory and the index when they were removed from outside (the open index
+    /// would otherwise go on writing to a deleted file, and data files could not be created).
+    func reopenIfRemoved() throws {
+        let indexReplaced = DiskIndexFile.inode(of: indexPath) != indexInode
+        guard indexReplaced || !files.dataDirectoryExists else { return }
+        try files.createDirectory()
+        guard indexReplaced else { return }
+        configuration.logger.warning("the cache index \(indexPath) was removed or replaced; opening it again")
+        pending.removeAll()
+        try? database.close()
+        let opened = try DiskIndexFile.openIndex(at: configuration.directory, logger: configuration.logger)
+        database = opened.queue
+        indexInode = opened.inode
+    }
+
+    /// Applies the pending access order, checkpoints and truncates the write-ahead log, gives
+    /// free pages back to the filesystem and closes the index. Later operations throw.
+    func close() throws {
+        guard !isClosed else { return }
+        defer {
+            isClosed = true
+            scheduleAccessFlush = nil
+            try? database.close()
         }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw WebImageError(.cacheIO, "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
-            }
+        try flushAccesses()
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA incremental_vacuum")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        defer { flock(lock, LOCK_UN) }
-        var config = Configuration()
-        config.journalMode = .wal
-        config.busyMode = .timeout(30)
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        do {
-            let queue = try DatabaseQueue(path: directory.appendingPathComponent("index.sqlite").path, configuration: config)
-            try DiskIndexSchema.migrator().migrate(queue)
-            return queue
-        } catch {
-            throw WebImageError(.cacheIO, "cannot open the index in \(directory.path)", underlying: error)
-        }
+        try database.close()
     }
 
     var now: Double { configuration.clock.now().timeIntervalSince1970 }
@@ -73,55 +93,49 @@ final class DiskStore: @unchecked Sendable {
 
     // MARK: Reading
 
-    private enum Lookup {
-        case absent
-        case expired(DiskIndexRow)
-        case found(DiskIndexRow)
-    }
-
     /// The bytes and metadata for `key`, marking it most recently used; `nil` on a miss.
     func read(key: String) throws -> (data: Data, metadata: CacheEntryMetadata)? {
         let hash = DiskFiles.fileName(forKey: key)
         let now = now
-        let lookup: Lookup = try database.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE hash = ?", arguments: [hash])
-            else { return .absent }
-            var entry = DiskIndexRow(row: row)
-            if isExpired(entry, now: now) { return .expired(entry) }
-            try db.execute(
-                sql: """
-                    UPDATE entry SET accessed_at = ?, access_seq = (SELECT IFNULL(MAX(access_seq), 0) + 1 FROM entry)
-                    WHERE hash = ?
-                    """, arguments: [now, hash])
-            entry.accessedAt = now
-            return .found(entry)
-        }
-        switch lookup {
-        case .found(let entry):
-            if case .bytes(let data) = files.read(hash, expectedSize: entry.size) { return (data, entry.metadata) }
+        if var entry = try row(hash: hash) {
+            if !isExpired(entry, now: now), case .bytes(let data) = files.read(hash, expectedSize: entry.size) {
+                let digest = DiskFiles.checksum(data)
+                if entry.checksum == nil || entry.checksum == digest {
+                    try noteAccess(entry, at: now, backfilling: entry.checksum == nil ? digest : nil)
+                    entry.accessedAt = now
+                    return (data, entry.metadata)
+                }
+                configuration.logger.warning("the cache file of \(key) does not match its checksum; removing it")
+            }
             try removeIfUnchanged(entry)
-        case .expired(let entry):
-            try removeIfUnchanged(entry)
-        case .absent:
-            break
         }
         return readOnly(hash: hash)
     }
 
-    /// The metadata for `key` without reading its bytes or changing its recency.
-    func metadata(key: String) throws -> CacheEntryMetadata? {
-        let hash = DiskFiles.fileName(forKey: key)
+    /// `hash`'s row, with any pending access time applied; no write.
+    func row(hash: String) throws -> DiskIndexRow? {
         let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE hash = ?", arguments: [hash]).map(DiskIndexRow.init)
         }
-        guard let row, !isExpired(row, now: now) else { return nil }
+        guard var row else { return nil }
+        if let accessed = pending.accessedAt(hash), accessed > row.accessedAt { row.accessedAt = accessed }
+        return row
+    }
+
+    /// The metadata for `key` without reading its bytes or changing its recency.
+    func metadata(key: String) throws -> CacheEntryMetadata? {
+        guard let row = try row(hash: DiskFiles.fileName(forKey: key)), !isExpired(row, now: now) else { return nil }
         return row.metadata
     }
 
-    /// Whether `key` has a live row (or a file in a read-only directory).
+    /// Whether `key` has a live row whose data file is there with its recorded size (or a file in
+    /// a read-only directory). A row whose file is gone is removed.
     func contains(key: String) throws -> Bool {
         let hash = DiskFiles.fileName(forKey: key)
-        if try metadata(key: key) != nil { return true }
+        if let row = try row(hash: hash), !isExpired(row, now: now) {
+            if files.size(hash) == row.size { return true }
+            try removeIfUnchanged(row)
+        }
         return configuration.readOnlyDirectories.contains { files.exists(hash, in: $0) }
     }
 
@@ -135,7 +149,7 @@ final class DiskStore: @unchecked Sendable {
     }
 
     private func removeIfUnchanged(_ entry: DiskIndexRow) throws {
-        try database.write { db in
+        try writeIndex { db in
             try db.execute(sql: "DELETE FROM entry WHERE hash = ? AND token = ?", arguments: [entry.hash, entry.token])
             if db.changesCount > 0 { files.remove(entry.hash) }
         }
@@ -151,11 +165,13 @@ final class DiskStore: @unchecked Sendable {
             try remove(key: key)
             return
         }
+        try reopenIfRemoved()
         let temporary = try files.writeTemporary(data, synchronous: configuration.synchronousWrites)
         let row = DiskIndexRow(
-            hash: hash, key: key, size: data.count, now: now, token: Int64.random(in: .min ... .max), metadata: metadata)
+            hash: hash, key: key, size: data.count, now: now, token: Int64.random(in: .min ... .max),
+            checksum: DiskFiles.checksum(data), metadata: metadata)
         do {
-            try database.write { db in
+            try writeIndex { db in
                 try files.moveIntoPlace(temporary, as: hash)
                 try upsert(row, in: db, keepCreationDate: true)
                 try trim(db, keeping: hash)
@@ -169,9 +185,9 @@ final class DiskStore: @unchecked Sendable {
     /// Replaces the metadata of `key`'s entry, keeping its bytes; returns whether it existed.
     func updateMetadata(key: String, metadata: CacheEntryMetadata) throws -> Bool {
         let hash = DiskFiles.fileName(forKey: key)
-        let fields = DiskIndexRow(hash: hash, key: key, size: 0, now: 0, token: 0, metadata: metadata)
+        let fields = DiskIndexRow(hash: hash, key: key, size: 0, now: 0, token: 0, checksum: nil, metadata: metadata)
         let assignments = DiskIndexRow.metadataColumns.map { "\($0) = ?" }.joined(separator: ", ")
-        return try database.write { db in
+        return try writeIndex { db in
             try db.execute(
                 sql: "UPDATE entry SET \(assignments) WHERE hash = ?",
                 arguments: StatementArguments(fields.metadataArguments + [hash]))
@@ -179,15 +195,37 @@ final class DiskStore: @unchecked Sendable {
         }
     }
 
+    /// Merges a 304's headers into `key`'s stored ones and restarts its modification date;
+    /// returns whether the entry existed.
+    func recordRevalidation(key: String, http: HTTPCacheMetadata) throws -> Bool {
+        let hash = DiskFiles.fileName(forKey: key)
+        let now = now
+        return try writeIndex { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE hash = ?", arguments: [hash])
+            else { return false }
+            let merged = DiskIndexRow(row: row).metadata.http.updated(with: http)
+            try db.execute(
+                sql: """
+                    UPDATE entry SET etag = ?, last_modified = ?, cache_control = ?, expires = ?, http_date = ?, age = ?,
+                    modified_at = ? WHERE hash = ?
+                    """,
+                arguments: [
+                    merged.etag, merged.lastModified, merged.cacheControl, merged.expires, merged.date, merged.age, now,
+                    hash,
+                ])
+            return true
+        }
+    }
+
     /// Inserts or replaces a row; the new row becomes the most recently used.
     func upsert(_ row: DiskIndexRow, in db: Database, keepCreationDate: Bool) throws {
-        let columns = ["hash", "key", "size", "created_at", "modified_at", "accessed_at", "token"]
+        let columns = ["hash", "key", "size", "created_at", "modified_at", "accessed_at", "token", "checksum"]
             + DiskIndexRow.metadataColumns
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let updates = (columns.dropFirst().filter { !keepCreationDate || $0 != "created_at" } + ["access_seq"])
             .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let arguments: [(any DatabaseValueConvertible)?] =
-            [row.hash, row.key, row.size, row.createdAt, row.modifiedAt, row.accessedAt, row.token]
+            [row.hash, row.key, row.size, row.createdAt, row.modifiedAt, row.accessedAt, row.token, row.checksum]
             + row.metadataArguments
         try db.execute(
             sql: """
@@ -234,12 +272,13 @@ final class DiskStore: @unchecked Sendable {
     /// Removes `key`'s entry and file.
     func remove(key: String) throws {
         let hash = DiskFiles.fileName(forKey: key)
-        try database.write { db in try delete([hash], in: db) }
+        try writeIndex { db in try delete([hash], in: db) }
     }
 
     /// Removes every entry and data file.
     func removeAll() throws {
-        try database.write { db in
+        pending.removeAll()
+        try writeIndex { db in
             try db.execute(sql: "DELETE FROM entry")
             for name in files.listNames() where !name.hasPrefix(DiskFiles.temporaryPrefix) { files.remove(name) }
         }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let failed = FailedURLCache(clock: clock, permanentTTL: .seconds(60))
+/// let failed = FailedURLCache(clock: clock, timeToLive: .seconds(60))
 /// clock.advance(by: .seconds(61))
 /// ```
 public final class ManualClock: Clock, Sendable {

@@ -21,6 +21,7 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             let cache = try global.openDiskCache()
             let stats = try await cache.statistics()
+            try? await cache.close()
             let report = CacheStatsReport(directory: cache.configuration.directory.path, statistics: stats, maxSize: cache.configuration.maxSize)
             Terminal.out(json ? jsonLine(report) : report.text + "\n")
         }
@@ -39,6 +40,7 @@ struct CacheCommand: AsyncParsableCommand {
             let trimmed = try await cache.trimToBudget()
             let leftovers = try await cache.removeLeftovers()
             let stats = try await cache.statistics()
+            try? await cache.close()
             if !global.quiet {
                 Terminal.out("""
                     removed \(expired) expired, \(trimmed) over the size budget, \(leftovers) stray files; \
@@ -49,7 +51,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+        static let configuration = CommandConfiguration(abstract: "Remove every entry and forget blocked failed URLs.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -57,7 +59,11 @@ struct CacheCommand: AsyncParsableCommand {
             let cache = try global.openDiskCache()
             let before = try await cache.statistics()
             try await cache.removeAllData()
-            if !global.quiet { Terminal.out("removed \(before.count) entries, \(formatBytes(before.bytes))\n") }
+            let unblocked = try await cache.removeAllBlockedURLs()
+            try? await cache.close()
+            if !global.quiet {
+                Terminal.out("removed \(before.count) entries, \(formatBytes(before.bytes)), and \(unblocked) blocked URLs\n")
+            }
         }
     }
 
@@ -86,6 +92,10 @@ struct CacheStatsReport: Encodable {
     var entries: Int
     var bytes: Int
     var maxBytes: Int
+    /// The index's own bytes (not counted in `bytes` or the budget).
+    var indexBytes: Int
+    /// Failed URLs blocked across runs.
+    var blockedURLs: Int
     var oldest: Entry?
     var newest: Entry?
 
@@ -94,6 +104,8 @@ struct CacheStatsReport: Encodable {
         entries = statistics.count
         bytes = statistics.bytes
         maxBytes = maxSize
+        indexBytes = statistics.indexBytes
+        blockedURLs = statistics.blockedURLs
         let formatter = ISO8601DateFormatter()
         func entry(_ entry: DiskCacheStatistics.Entry?) -> Entry? {
             entry.map {
@@ -110,6 +122,8 @@ struct CacheStatsReport: Encodable {
             "directory:  \(directory)",
             "entries:    \(entries)",
             "size:       \(formatBytes(bytes)) of \(formatBytes(maxBytes)) (\(bytes) bytes)",
+            "index:      \(formatBytes(indexBytes)) (not counted in size)",
+            "blocked:    \(blockedURLs) failed URLs",
         ]
         if let oldest { lines.append("oldest:     \(oldest.storedAt)  \(oldest.url ?? oldest.key)") }
         if let newest { lines.append("newest:     \(newest.storedAt)  \(newest.url ?? newest.key)") }

@@ -3,14 +3,17 @@ import Foundation
 import WebImageKit
 
 /// The pipeline one command run uses: a manager over the standard coders, the disk cache the
-/// global options describe (behind a memory cache), and an HTTP loader it shuts down at the end.
+/// global options describe (behind a memory cache; blocked failed URLs are kept in its index for
+/// an hour), and an HTTP loader; ``shutdown()`` closes them at the end.
 struct CommandSession: Sendable {
     let manager: ImageManager
     let http: HTTPImageLoader
+    /// The disk cache, when the command uses one and it could be opened.
+    let disk: DiskCache?
 
     /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` both the
-    /// request and idle-read timeouts.
-    init(global: GlobalOptions, concurrency: Int, timeout: Duration? = nil) throws {
+    /// request and idle-read timeouts, `cache` says whether the disk cache is opened.
+    init(global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
         httpConfiguration.maximumConcurrentDownloads = concurrency
         if let timeout {
@@ -19,18 +22,24 @@ struct CommandSession: Sendable {
         }
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
-        let disk = try global.openDiskCache()
+        disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
+        let caches: [any ImageCaching] = [MemoryCache()] + (disk.map { [$0] } ?? [])
         var configuration = ImageManagerConfiguration(
-            imageCache: TieredCache([MemoryCache(), disk], decoder: coders),
+            imageCache: TieredCache(caches, decoder: coders),
             loader: ImageLoadersManager.standard(http: http), coders: coders)
         configuration.logger = global.makeLogger(label: "webimage.manager")
+        configuration.failedURLTimeToLive = .seconds(GlobalOptions.failedURLTimeToLive)
+        // Blocked URLs survive the run in the cache's index (a memory store when there is no cache).
+        configuration.failedURLs = try? await disk?.failedURLStore(timeToLive: GlobalOptions.failedURLTimeToLive)
         manager = ImageManager(configuration: configuration)
     }
 
-    /// Stops the HTTP client; call once when the command is done.
+    /// Stops the HTTP client and closes the disk cache (its index is checkpointed); call once
+    /// when the command is done.
     func shutdown() async {
         try? await http.shutdown()
+        try? await disk?.close()
     }
 }
 

@@ -35,7 +35,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Never download: only what the caches hold.")
     var cacheOnly = false
 
-    @Flag(help: "Try URLs that failed earlier in this run again.")
+    @Flag(help: "Try URLs that failed permanently (e.g. 404) again: they are blocked for an hour, across runs.")
     var retryFailed = false
 
     @Option(help: "Downloads at once.")
@@ -61,8 +61,8 @@ struct FetchCommand: AsyncParsableCommand {
             printError("webimage: error: cannot create \(output): \(error.localizedDescription)")
             throw ExitCode(1)
         }
-        let session = try CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.duration)
+        let session = try await CommandSession(
+            global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)

@@ -45,17 +45,6 @@ struct GlobalOptions: ParsableArguments {
         logger.logLevel = verbose ? .debug : .error
         return logger
     }
-
-    /// Opens the disk cache, or exits with a message when the directory cannot be used.
-    func openDiskCache() throws -> DiskCache {
-        let configuration = diskConfiguration
-        do {
-            return try DiskCache(configuration: configuration)
-        } catch {
-            printError("webimage: error: cannot open the cache at \(configuration.directory.path): \(error)")
-            throw ExitCode(1)
-        }
-    }
 }
 
 /// A byte count with an optional K, M or G suffix (powers of 1024).

@@ -36,7 +36,7 @@ struct InfoCommand: AsyncParsableCommand {
             }
             return (data, try ImageCodersManager.standard().decode(data))
         }
-        let session = try CommandSession(global: global, concurrency: 1)
+        let session = try await CommandSession(global: global, concurrency: 1, cache: .optional)
         do {
             let response = try await session.manager.image(for: ImageRequest(url: url, options: [.queryMemoryData, .waitStoreCache]))
             await session.shutdown()

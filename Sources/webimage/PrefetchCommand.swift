@@ -37,7 +37,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let entries = try readEntries()
-        let session = try CommandSession(
+        let session = try await CommandSession(
             global: global, concurrency: concurrency, timeout: timeout.duration)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: entries.count)
         let prefetcher = ImagePrefetcher(

@@ -305,8 +305,4 @@ struct DiskCacheTests {
         let (indexedBytes, indexedCount) = (try await cache.totalBytes(), try await cache.count())
         #expect(files.bytes == indexedBytes && files.count == indexedCount)
     }
-
-    func hexName(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import WebImage
 import WebImageDiskCache
@@ -49,4 +50,9 @@ func dataFiles(in directory: URL) -> (count: Int, bytes: Int) {
         total += (attributes?[.size] as? Int) ?? 0
     }
     return (count, total)
+}
+
+/// The data file name of `key`: the hex SHA-256 of its UTF-8 bytes.
+func hexName(_ key: String) -> String {
+    SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
 }

@@ -33,6 +33,30 @@ struct ManagerRefreshAndFailureTests {
         }
     }
 
+    @Test func a304RefreshesTheStoredValidatorsAndDates() async throws {
+        try await withHarness { harness in
+            let png = try Fixture.png()
+            let first = [("ETag", "\"v1\""), ("Cache-Control", "max-age=60"), ("Date", "Sun, 22 Nov 2026 06:00:00 GMT")]
+            let notModified = [("ETag", "\"v1\""), ("Cache-Control", "max-age=600"), ("Date", "Mon, 23 Nov 2026 06:00:00 GMT")]
+            harness.server.route("/v.png") { request in
+                request.header("If-None-Match") == "\"v1\""
+                    ? TestResponse(status: 304, headers: notModified) : .ok(png, headers: first)
+            }
+            let manager = try harness.makeManager()
+            let url = harness.server.url("/v.png")
+            _ = try await manager.image(for: ImageRequest(url: url, options: [.waitStoreCache]))
+            let before = try #require(try await diskEntry(manager.configuration.imageCache, url.absoluteString)?.metadata)
+            #expect(before.http.cacheControl == "max-age=60")
+
+            _ = try await manager.image(for: ImageRequest(url: url, options: [.refreshCached]))
+            #expect(harness.server.requestCount("/v.png") == 2)
+            let after = try #require(try await diskEntry(manager.configuration.imageCache, url.absoluteString)?.metadata)
+            #expect(after.http.etag == "\"v1\"")
+            #expect(after.http.cacheControl == "max-age=600")
+            #expect(after.http.date == "Mon, 23 Nov 2026 06:00:00 GMT")
+        }
+    }
+
     @Test func refreshCachedWithAChangedImageDeliversTwice() async throws {
         try await withHarness { harness in
             let old = try Fixture.png(seed: 1)
@@ -164,8 +188,7 @@ struct ManagerFailedURLTTLTests {
             harness.server.route("/ttl.png", response: .status(404))
             let clock = ManualClock()
             let manager = try harness.makeManager { configuration in
-                configuration.failedURLs = FailedURLCache(
-                    clock: clock, permanentTTL: .seconds(600), classify: { _ in .permanent })
+                configuration.failedURLs = FailedURLCache(clock: clock, timeToLive: .seconds(600))
             }
             let url = harness.server.url("/ttl.png")
             #expect(await failureCode { try await manager.image(for: url) } == .invalidDownloadStatusCode)

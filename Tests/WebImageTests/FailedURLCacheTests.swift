@@ -8,11 +8,11 @@ import WebImageTesting
 struct FailedURLCacheTests {
     let url = URL(string: "https://example.com/broken.png")!
 
-    @Test("Permanent failures block for the TTL, then expire")
-    func permanentWithTTL() {
+    @Test("A failure blocks for the time to live, then expires")
+    func blocksForTimeToLive() {
         let clock = ManualClock()
-        let cache = FailedURLCache(clock: clock, permanentTTL: .seconds(60))
-        #expect(cache.recordFailure(url, error: WebImageError(.badImageData, "corrupt")))
+        let cache = FailedURLCache(clock: clock, timeToLive: .seconds(60))
+        cache.recordFailure(url, error: WebImageError(.badImageData, "corrupt"))
         #expect(cache.isBlocked(url))
         clock.advance(by: .seconds(59))
         #expect(cache.isBlocked(url))
@@ -21,8 +21,8 @@ struct FailedURLCacheTests {
         #expect(cache.count == 0)
     }
 
-    @Test("Without a TTL, permanent failures block for the cache's lifetime (SDWebImage)")
-    func permanentForever() {
+    @Test("Without a time to live, a failure blocks for the cache's lifetime (SDWebImage)")
+    func blocksForever() {
         let clock = ManualClock()
         let cache = FailedURLCache(clock: clock)
         cache.recordFailure(url, error: WebImageError(.invalidURL, "bad"))
@@ -30,23 +30,12 @@ struct FailedURLCacheTests {
         #expect(cache.isBlocked(url))
     }
 
-    @Test("Transient failures never block", arguments: [WebImageError.Code.cancelled, .timedOut, .cacheIO, .invalidDownloadResponse])
-    func transient(code: WebImageError.Code) {
-        let cache = FailedURLCache(clock: ManualClock())
-        #expect(!cache.recordFailure(url, error: WebImageError(code, "x")))
-        #expect(!cache.isBlocked(url))
-    }
-
-    @Test("A success clears the entry; a custom classifier can block for a chosen time")
-    func successAndCustom() {
-        let clock = ManualClock()
-        let cache = FailedURLCache(clock: clock) { _ in .blockFor(.seconds(5)) }
-        cache.recordFailure(url, error: WebImageError(.timedOut, "slow"))
+    @Test("A success clears the entry")
+    func successClears() {
+        let cache = FailedURLCache(clock: ManualClock(), timeToLive: .seconds(5))
+        cache.recordFailure(url, error: WebImageError(.badImageData, "x"))
         #expect(cache.isBlocked(url))
         cache.recordSuccess(url)
-        #expect(!cache.isBlocked(url))
-        cache.recordFailure(url, error: WebImageError(.timedOut, "slow"))
-        clock.advance(by: .seconds(5))
         #expect(!cache.isBlocked(url))
     }
 }

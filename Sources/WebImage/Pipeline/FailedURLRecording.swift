@@ -1,18 +1,20 @@
 public import Foundation
 
-/// Where a manager keeps the URLs that failed: ``FailedURLCache`` over any clock (inject one to
-/// test time-to-live expiry).
+/// Where a manager keeps the URLs that failed and are blocked: ``FailedURLCache`` in memory (over
+/// any clock, to test time-to-live expiry), or `DiskFailedURLStore` in a disk cache's index, which
+/// survives the process.
+///
+/// A store does not judge failures: the manager hands it only those that its
+/// `shouldBlockFailedURL` hook, else the loader's ``FailedURLBlockingPolicy``, says should block.
 ///
 /// ```swift
-/// let failed = FailedURLCache(clock: myClock, permanentTTL: .seconds(600), classify: { _ in .permanent })
-/// configuration.failedURLs = failed
+/// configuration.failedURLs = FailedURLCache(clock: myClock, timeToLive: .seconds(600))
 /// ```
 public protocol FailedURLRecording: Sendable {
     /// Whether `url` is blocked now.
     func isBlocked(_ url: URL) -> Bool
-    /// Records a failure that the manager's hook (or the loader's rule) says should block `url`.
-    @discardableResult
-    func recordFailure(_ url: URL, error: WebImageError) -> Bool
+    /// Blocks `url` for the store's time to live; `error` is the failure that blocked it.
+    func recordFailure(_ url: URL, error: WebImageError)
     /// Forgets `url` after a success.
     func recordSuccess(_ url: URL)
     /// How many URLs are recorded.

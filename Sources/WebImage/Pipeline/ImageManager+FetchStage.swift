@@ -29,6 +29,7 @@ extension ImageManager {
         do {
             result = try await download(plan, job: job, loader: loader, revalidation: revalidation)
         } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
+            await recordRevalidation(plan, cache: cache, notModified: error)
             job.send(.value(FetchedImage(cacheType: .disk, notModified: true)))
             return
         } catch {
@@ -167,6 +168,17 @@ extension ImageManager {
         } catch {
             report(.store, plan, key: plan.originalKey, since: start, succeeded: false)
             throw error
+        }
+    }
+
+    /// A 304 keeps the stored bytes: their validators and dates are refreshed from its headers.
+    private func recordRevalidation(_ plan: RequestPlan, cache: any ImageCaching, notModified: WebImageError) async {
+        guard let cache = cache as? any CacheRevalidationRecording, let response = notModified.downloadDetails?.response
+        else { return }
+        do {
+            try await cache.recordRevalidation(forKey: plan.originalKey, http: response.cacheMetadata)
+        } catch {
+            logger.warning("could not refresh the cached validators of \(plan.originalKey): \(error)")
         }
     }
 

@@ -29,10 +29,9 @@ public final class ImageManager: Sendable {
     /// A manager made from `configuration`.
     public init(configuration: ImageManagerConfiguration) {
         self.configuration = configuration
-        // The hook or the loader decides what blocks; the cache only keeps the time to live.
+        // The hook or the loader's FailedURLBlockingPolicy decides what blocks; the store keeps the time to live.
         failedURLs = configuration.failedURLs
-            ?? FailedURLCache(
-                clock: ContinuousClock(), permanentTTL: configuration.failedURLTimeToLive, classify: { _ in .permanent })
+            ?? FailedURLCache(clock: ContinuousClock(), timeToLive: configuration.failedURLTimeToLive)
         limiter = WorkLimiter(limit: configuration.maximumConcurrentDecodes)
         metrics = ManagerMetrics(prefix: configuration.metricsPrefix, factory: configuration.metricsFactory)
         logger = configuration.logger

@@ -21,12 +21,12 @@ public struct ImageManagerConfiguration: Sendable {
     /// Options added to every request.
     public var defaultOptions: ImageRequest.Options = []
     /// How long a permanently failing URL stays blocked; `nil` (the default): for the manager's
-    /// lifetime, as SDWebImage. Transient failures are never blocked.
+    /// lifetime, as SDWebImage. Transient failures are never blocked (``FailedURLBlockingPolicy``).
     public var failedURLTimeToLive: Duration?
-    /// The failed-URL store to use instead of one made from ``failedURLTimeToLive`` (for example a
-    /// ``FailedURLCache`` over an injected clock). The manager records only the failures its
-    /// should-block decision (hook or loader rule) accepts; the store's own classification applies
-    /// on top.
+    /// The failed-URL store to use instead of an in-memory one made from ``failedURLTimeToLive``:
+    /// a ``FailedURLCache`` over an injected clock, or `WebImageDiskCache`'s `DiskFailedURLStore`
+    /// to keep blocked URLs across runs. The manager records only the failures its should-block
+    /// decision (the hook, else the loader's ``FailedURLBlockingPolicy``) accepts.
     public var failedURLs: (any FailedURLRecording)?
     /// How many decodes and transforms run at once (default: the number of active cores).
     public var maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
