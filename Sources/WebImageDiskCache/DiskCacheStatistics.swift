@@ -26,7 +26,9 @@ public struct DiskCacheStatistics: Sendable, Hashable {
     /// The entry stored most recently, if any.
     public var newest: Entry?
     /// Bytes of the index (`index.sqlite` and its write-ahead log and shared-memory files): not
-    /// part of ``bytes`` or of the size budget. About 250–400 bytes per entry (see the README).
+    /// part of ``bytes`` or of the size budget. About 60 KB for an empty index plus roughly
+    /// 450 bytes per entry with 40-character URL keys (measured: 508 KB for 1,000 entries); the
+    /// write-ahead log adds at most about 1 MiB while the cache is open and nothing once closed.
     public var indexBytes: Int = 0
     /// URLs blocked by a ``DiskFailedURLStore`` on this cache, expired ones included.
     public var blockedURLs: Int = 0
