@@ -90,7 +90,7 @@ extension HTTPImageLoader {
         do {
             outcome = .success(try await transfer(download: id, request: request))
         } catch {
-            outcome = .failure(Self.webImageError(for: error, url: url))
+            outcome = .failure(webImageError(for: error, request: request))
         }
         finish(download: id, url: url, outcome: outcome)
     }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import WebImage
 
@@ -24,20 +23,13 @@ extension HTTPImageLoader {
         return result
     }
 
-    /// Stores the `Set-Cookie` fields of every response of `response`: each redirect hop's for
-    /// its own URL, then the final one's. `mainDocumentURL` is the image URL, for storages whose
-    /// policy accepts only cookies from the main document's domain.
-    func storeCookies(of response: HTTPClientResponse, finalURL: URL, mainDocumentURL: URL) {
-        var responses: [(url: URL?, setCookies: [String])] = response.history.dropLast().map { hop in
-            (URL(string: hop.request.url), hop.responseHead.headers["Set-Cookie"])
-        }
-        responses.append((finalURL, response.headers["Set-Cookie"]))
-        let storage = configuration.cookieStorage
-        for (url, setCookies) in responses {
-            guard let url, !setCookies.isEmpty else { continue }
-            // One field at a time: joined with commas, an `Expires` date's comma would split a cookie.
-            let cookies = setCookies.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
-            if !cookies.isEmpty { storage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL) }
-        }
+    /// Stores the `Set-Cookie` fields of one response (a redirect hop's or the final one's) for
+    /// the URL that answered. `mainDocumentURL` is the image URL, for storages whose policy
+    /// accepts only cookies from the main document's domain.
+    func storeCookies(_ setCookies: [String], for url: URL, mainDocumentURL: URL) {
+        guard !setCookies.isEmpty else { return }
+        // One field at a time: joined with commas, an `Expires` date's comma would split a cookie.
+        let cookies = setCookies.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        if !cookies.isEmpty { configuration.cookieStorage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL) }
     }
 }

@@ -6,17 +6,29 @@ import NIOHTTP1
 import WebImage
 
 extension HTTPImageLoader {
-    /// Sends the request (after credentials, cookies and the request modifier), checks the
-    /// response head, streams the body into the download's buffer with throttled progress, and
-    /// returns the decrypted body.
+    /// Sends the request (after credentials, cookies and the request modifier), following
+    /// redirects hop by hop, checks the final response head, streams the body into the
+    /// download's buffer with throttled progress, and returns the decrypted body; all of it
+    /// within the total timeout.
     func transfer(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
+        let limit = request.totalTimeout ?? configuration.totalTimeout
+        return try await withTotalTimeout(limit, url: request.url) {
+            try await self.transferWithinDeadline(download: id, request: request)
+        }
+    }
+
+    private func transferWithinDeadline(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
         let clock = ContinuousClock()
         let start = clock.now
+        // Nothing, not even the request modifier, sees a URL AsyncHTTPClient cannot take safely.
+        _ = try HTTPURLShape.checked(request.url)
         let client = try client(for: request)
         var outgoing = ImageLoadURLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
         if let revalidation = request.revalidation {
             outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
         }
+        // The caller's own Cookie header, sent again on later hops of the same origin.
+        var explicitCookie = outgoing.headers["Cookie"]
         if request.handlesCookies {
             outgoing.headers = addingCookies(to: outgoing.headers, for: request.url)
         }
@@ -30,21 +42,39 @@ extension HTTPImageLoader {
             outgoing = modified
         }
         let timeout = request.timeout ?? configuration.timeout
-        var response = try await execute(outgoing, timeout: timeout, on: client)
-        if response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
-            let provider = configuration.credentialProvider,
-            let credential = await provider(outgoing.url, response.headers.first(name: "WWW-Authenticate"))
-        {
+        var hop = HTTPRequestHop(url: outgoing.url, number: 0)
+        outgoing.url = try await allowedURL(of: hop)
+        var response = try await send(&outgoing, timeout: timeout, on: client)
+        while true {
+            if request.handlesCookies {
+                storeCookies(response.headers["Set-Cookie"], for: outgoing.url, mainDocumentURL: request.url)
+            }
+            guard configuration.maximumRedirects > 0,
+                let target = try HTTPRedirect.target(
+                    status: Int(response.status.code), location: response.headers.first(name: "Location"), from: outgoing.url)
+            else { break }
+            guard hop.number < configuration.maximumRedirects else {
+                throw WebImageError(
+                    .invalidDownloadResponse,
+                    "too many redirects from \(request.url.absoluteString) (more than \(configuration.maximumRedirects))")
+            }
+            // A small redirect body is read so that the connection can be reused; a large or
+            // stalled one is dropped, which closes the connection.
             _ = try? await response.body.collect(upTo: 64 * 1024)
-            outgoing.headers["Authorization"] = credential.basicAuthorization
-            response = try await execute(outgoing, timeout: timeout, on: client)
-        }
-        if request.handlesCookies {
-            storeCookies(of: response, finalURL: response.url ?? outgoing.url, mainDocumentURL: request.url)
+            var next = HTTPRedirect.following(outgoing, to: target, status: Int(response.status.code))
+            if HTTPURLShape.origin(of: outgoing.url) != HTTPURLShape.origin(of: target) { explicitCookie = nil }
+            if request.handlesCookies {
+                next.headers["Cookie"] = explicitCookie
+                next.headers = addingCookies(to: next.headers, for: target)
+            }
+            hop = HTTPRequestHop(url: target, number: hop.number + 1, redirectedFrom: outgoing.url)
+            outgoing = next
+            outgoing.url = try await allowedURL(of: hop)
+            response = try await send(&outgoing, timeout: timeout, on: client)
         }
         let timeToFirstByte = clock.now - start
         var head = ImageLoadResponse(
-            url: response.url ?? outgoing.url, statusCode: Int(response.status.code),
+            url: outgoing.url, statusCode: Int(response.status.code),
             headers: ImageLoadHeaders(response.headers.map { ($0.name, $0.value) }))
         if let modifier = request.responseModifier ?? configuration.responseModifier {
             let rewritten: ImageLoadResponse?
@@ -91,8 +121,47 @@ extension HTTPImageLoader {
         }
         let metrics = ImageLoadMetrics(
             receivedBytes: receivedBytes, timeToFirstByte: timeToFirstByte, totalDuration: clock.now - start,
-            redirectCount: max(0, response.history.count - 1))
+            redirectCount: hop.number)
         return ImageLoadResult(data: data, response: head, metrics: metrics)
+    }
+
+    /// The hop's URL once its shape and the configuration's ``HTTPImageLoaderConfiguration/urlPolicy``
+    /// allow it; a policy's own error other than a ``WebImageError`` becomes `urlRefused`.
+    private func allowedURL(of hop: HTTPRequestHop) async throws -> URL {
+        let url: URL
+        do {
+            url = try HTTPURLShape.checked(hop.url)
+        } catch let error as WebImageError {
+            guard let from = hop.redirectedFrom else { throw error }
+            throw WebImageError(error.code, "redirect \(hop.number) from \(from.absoluteString): \(error.message)")
+        }
+        guard let policy = configuration.urlPolicy else { return url }
+        do {
+            try await policy.check(HTTPRequestHop(url: url, number: hop.number, redirectedFrom: hop.redirectedFrom))
+        } catch let error as WebImageError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let which = hop.redirectedFrom.map { "redirect \(hop.number) from \($0.absoluteString) to " } ?? ""
+            throw WebImageError(.urlRefused, "the URL policy refused \(which)\(url.absoluteString): \(error)", underlying: error)
+        }
+        return url
+    }
+
+    /// Sends one hop's request; a `401` is sent once more with the credential provider's answer
+    /// (which then stays in `outgoing` for the hops that follow).
+    private func send(
+        _ outgoing: inout ImageLoadURLRequest, timeout: Duration, on client: HTTPClient
+    ) async throws -> HTTPClientResponse {
+        let response = try await execute(outgoing, timeout: timeout, on: client)
+        guard response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
+            let provider = configuration.credentialProvider,
+            let credential = await provider(outgoing.url, response.headers.first(name: "WWW-Authenticate"))
+        else { return response }
+        _ = try? await response.body.collect(upTo: 64 * 1024)
+        outgoing.headers["Authorization"] = credential.basicAuthorization
+        return try await execute(outgoing, timeout: timeout, on: client)
     }
 
     private func execute(

@@ -18,6 +18,11 @@ public import WebImage
 ///   rest wait, highest priority first, FIFO or LIFO among equals; ``ImageLoadTask/setPriority(_:)``
 ///   reorders a waiting download.
 /// - Loader-wide ``HTTPDownloadEvent``s from ``events()``, also logged at debug level.
+/// - Redirects (301, 302, 303, 307, 308) are followed by the loader, at most
+///   ``HTTPImageLoaderConfiguration/maximumRedirects`` of them; before any request, the first
+///   and every hop, the URL must be http or https with a host and a port in 1…65535, and pass
+///   ``HTTPImageLoaderConfiguration/urlPolicy``. A whole download, hops and body included, must
+///   end within ``HTTPImageLoaderConfiguration/totalTimeout``.
 /// - A request with ``ImageLoadRequest/allowsInvalidCertificates`` goes through a second client
 ///   without certificate verification (made on first use, otherwise like the first) and never
 ///   shares a download with a strict request. One with ``ImageLoadRequest/handlesCookies`` sends
@@ -35,7 +40,7 @@ public final class HTTPImageLoader: ImageLoading {
     /// The settings this loader was made with.
     public let configuration: HTTPImageLoaderConfiguration
     let client: HTTPClient
-    private let ownsClient: Bool
+    let ownsClient: Bool
     let state: Mutex<LoaderState>
     let broadcaster = EventBroadcaster<HTTPDownloadEvent>()
 
@@ -48,8 +53,12 @@ public final class HTTPImageLoader: ImageLoading {
         self.state = Mutex(LoaderState(configuration: configuration))
     }
 
-    /// A loader over a client you own (its TLS, redirect, timeout and pool settings apply, not
-    /// the configuration's); ``shutdown()`` then leaves the client running.
+    /// A loader over a client you own (its TLS, timeout and pool settings apply, not the
+    /// configuration's); ``shutdown()`` then leaves the client running.
+    ///
+    /// Give the client `redirectConfiguration: .disallow`: the loader follows redirects itself
+    /// and checks every hop (``HTTPImageLoaderConfiguration/urlPolicy``, the port range), while
+    /// a client that follows them on its own sends requests no check has seen.
     public init(configuration: HTTPImageLoaderConfiguration = HTTPImageLoaderConfiguration(), client: HTTPClient) {
         self.configuration = configuration
         self.client = client
@@ -130,8 +139,8 @@ public final class HTTPImageLoader: ImageLoading {
         _ configuration: HTTPImageLoaderConfiguration, acceptingInvalidCertificates lenient: Bool = false
     ) -> HTTPClient.Configuration {
         var result = HTTPClient.Configuration(
-            redirectConfiguration: configuration.maximumRedirects > 0
-                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
+            // The loader follows redirects itself, checking every hop (HTTPURLShape, urlPolicy).
+            redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(
                 connect: TimeAmount(configuration.timeout), read: TimeAmount(configuration.readTimeout)))
         result.connectionPool = HTTPClient.Configuration.ConnectionPool(

@@ -18,13 +18,19 @@ public import WebImage
 /// defer { Task { try await loader.shutdown() } }
 /// ```
 ///
+/// Redirects: the loader follows 301, 302, 303, 307 and 308 itself (a relative `Location` is
+/// resolved against the URL that answered), at most ``maximumRedirects`` of them. A 303, and a
+/// 301 or 302 after a `POST`, continues as a `GET` without a body. A hop to another origin
+/// (scheme, host or port) drops the `Authorization`, `Proxy-Authorization` and `Cookie`
+/// headers for the rest of the chain. Every hop is checked before it is sent (see ``urlPolicy``).
+///
 /// Cookies: AsyncHTTPClient keeps no cookie store. A request with
-/// ``ImageLoadRequest/handlesCookies`` sends the `Cookie` header that ``cookieStorage`` holds for
-/// its URL and stores the response's `Set-Cookie` fields there (those of redirect responses too,
-/// each for its own URL). Cookies go with the first request only: AsyncHTTPClient carries the
-/// header along same-origin redirects and drops it on cross-origin ones, and a cookie set by one
-/// redirect is not sent on the next hop of the same chain. Other requests send and store none;
-/// their `Set-Cookie` fields are still in ``ImageLoadResponse/headers``.
+/// ``ImageLoadRequest/handlesCookies`` sends, on every hop, the `Cookie` header that
+/// ``cookieStorage`` holds for that hop's URL (after the caller's own `Cookie` header while the
+/// chain stays on the first origin), and stores each response's `Set-Cookie` fields there for
+/// the URL that answered, redirect responses included, so a cookie set by one redirect goes
+/// with the next hop. Other requests send and store none; their `Set-Cookie` fields are still
+/// in ``ImageLoadResponse/headers``.
 public struct HTTPImageLoaderConfiguration: Sendable {
     /// The version of WebImage that the default `User-Agent` names.
     public static let webImageVersion = "0.1.0"
@@ -48,14 +54,28 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var maximumConcurrentDownloads = 6
     /// Which waiting download of equal priority starts first (default FIFO).
     public var executionOrder = DownloadExecutionOrder.fifo
-    /// Time allowed to connect and to receive the response head (default 15 s).
+    /// Time allowed to connect and to receive the response head of each hop (default 15 s).
     public var timeout = Duration.seconds(15)
-    /// Time allowed between two reads of the response, the head included (default 15 s).
+    /// Time allowed between two reads of the response, the head included (default 15 s): the
+    /// idle timeout of SDWebImage's downloader.
     public var readTimeout = Duration.seconds(15)
+    /// Time allowed for a whole download: every redirect hop, the response head and the whole
+    /// body (default 120 s). An origin that keeps a transfer alive by dripping bytes slower than
+    /// anyone wants them fails with ``WebImage/WebImageError/Code/timedOut`` when it runs out.
+    /// A request can set its own (``ImageLoadRequest/totalTimeout``). Zero or less times out at
+    /// once; 100 years or more means no deadline.
+    public var totalTimeout = Duration.seconds(120)
     /// The largest body accepted, checked against `Content-Length` and while streaming (default 100 MB).
     public var maximumResponseBytes = 100 * 1024 * 1024
-    /// Redirects followed before failing (default 10).
+    /// Redirects followed before failing with ``WebImage/WebImageError/Code/invalidDownloadResponse``
+    /// (default 10). Zero or less: redirects are not followed and a 3xx response is the final one.
     public var maximumRedirects = 10
+    /// Asked before every request the loader sends, the first and each redirect hop, once the
+    /// URL has the shape the loader accepts (http or https, a host, a port in 1…65535); a
+    /// throw refuses the hop and fails the load (code ``WebImage/WebImageError/Code/urlRefused``
+    /// unless the policy throws a ``WebImage/WebImageError`` of its own). Default nil: every
+    /// well-formed URL. A server that fetches URLs strangers chose puts its SSRF rules here.
+    public var urlPolicy: HTTPURLPolicy?
     /// Headers sent with every request: `Accept` and `User-Agent` by default.
     public var headers: ImageLoadHeaders = ["Accept": defaultAccept, "User-Agent": defaultUserAgent]
     /// Basic-auth credentials sent with every request that carries no `Authorization` header.

@@ -11,15 +11,13 @@ struct CommandSession: Sendable {
     /// The disk cache, when the command uses one and it could be opened.
     let disk: DiskCache?
 
-    /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` both the
-    /// request and idle-read timeouts, `cache` says whether the disk cache is opened.
+    /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` is each
+    /// download's total deadline (the 15 s connect and idle timeouts stay), `cache` says
+    /// whether the disk cache is opened.
     init(global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
         httpConfiguration.maximumConcurrentDownloads = concurrency
-        if let timeout {
-            httpConfiguration.timeout = timeout
-            httpConfiguration.readTimeout = timeout
-        }
+        if let timeout { httpConfiguration.totalTimeout = timeout }
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
         disk = try global.openDiskCache(cache)

@@ -87,7 +87,9 @@ struct AgeArgument: ExpressibleByArgument {
 
 /// `--timeout SECONDS` for commands that download.
 struct TimeoutOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Seconds before a request or an idle read times out (default 15).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp(
+        "Seconds a whole download may take, redirects and body included (default 120); a connection, response or read idle for 15 s fails sooner.",
+        valueName: "SECONDS"))
     var timeout: Double?
 
     func validate() throws {

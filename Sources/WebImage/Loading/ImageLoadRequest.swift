@@ -3,7 +3,7 @@ public import Foundation
 /// What to load and how: the typed form of SDWebImage's downloader options and context.
 ///
 /// Loaders that do not speak HTTP ignore the HTTP-only fields (headers, credential,
-/// revalidation, modifiers, status codes, certificates, cookies).
+/// revalidation, modifiers, status codes, timeouts, certificates, cookies).
 ///
 /// ```swift
 /// var request = ImageLoadRequest(url: url, priority: .high)
@@ -36,6 +36,9 @@ public struct ImageLoadRequest: Sendable {
     public var acceptableContentTypes: Set<String>?
     /// The time allowed for the response head and between two reads, over the loader's.
     public var timeout: Duration?
+    /// The time allowed for the whole download (every redirect, the head and the whole body),
+    /// over the loader's (the HTTP loader's default is 120 s).
+    public var totalTimeout: Duration?
     /// Accept any TLS certificate for this request only (self-signed, expired, wrong host), as
     /// SDWebImage's `allowInvalidSSLCertificates`. Off by default; for tests and closed networks.
     /// A lenient request never shares a download with a strict one.
