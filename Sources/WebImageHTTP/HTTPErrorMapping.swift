@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import WebImage
@@ -55,7 +56,9 @@ extension HTTPImageLoader {
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
             return WebImageError(.invalidURL, "\(url) is not a valid HTTP URL", underlying: client)
         case .remoteConnectionClosed:
-            return WebImageError(.networkError, "the transfer of \(url) failed: connection closed by the server", underlying: client)
+            return WebImageError(
+                .networkError, "the transfer of \(url) failed: connection closed by the server before the response ended",
+                underlying: client)
         default:
             return WebImageError(.networkError, "the transfer of \(url) failed: \(client)", underlying: client)
         }
@@ -83,6 +86,10 @@ extension HTTPImageLoader {
             return "TLS: certificate does not match the host name"
         case let ssl as BoringSSLError:
             return "TLS: handshake failed (\(ssl))"
+        case HTTPParserError.invalidEOFState:
+            return "connection closed by the server before the response ended"
+        case let parser as HTTPParserError:
+            return "invalid HTTP response (\(parser))"
         default:
             return "\(error)"
         }

@@ -58,8 +58,8 @@ extension HTTPImageLoader {
                     .invalidDownloadResponse,
                     "too many redirects from \(request.url.absoluteString) (more than \(configuration.maximumRedirects))")
             }
-            // A small redirect body is read so that the connection can be reused; a large or
-            // stalled one is dropped, which closes the connection.
+            // A redirect's body (usually empty or a few bytes) is read so that the connection
+            // can be reused; one over 64 KB is dropped, which closes the connection.
             _ = try? await response.body.collect(upTo: 64 * 1024)
             var next = HTTPRedirect.following(outgoing, to: target, status: Int(response.status.code))
             if HTTPURLShape.origin(of: outgoing.url) != HTTPURLShape.origin(of: target) { explicitCookie = nil }
