@@ -42,19 +42,24 @@ public final class LoopbackHTTPServer: Sendable {
     private let state: Mutex<State>
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?>
+    private let connections: AcceptedConnections
 
-    private init(port: Int, certificate: SelfSignedCertificate?, serverChannel: any Channel) {
+    private init(
+        port: Int, certificate: SelfSignedCertificate?, serverChannel: any Channel, connections: AcceptedConnections
+    ) {
         self.port = port
         self.certificate = certificate
         self.serverChannel = serverChannel
         self.state = Mutex(State())
         self.acceptTask = Mutex(nil)
+        self.connections = connections
     }
 
     /// Starts a server on 127.0.0.1 and a free port: plain HTTP, or HTTPS when `tls` is set.
     public static func start(tls: TLSMode? = nil) async throws -> LoopbackHTTPServer {
         let certificate = try tls.map { _ in try SelfSignedCertificate.make() }
         let context = try certificate?.serverContext()
+        let connections = AcceptedConnections()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -65,14 +70,14 @@ public final class LoopbackHTTPServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
+                    return try connections.wrap(channel)
                 }
             }
         guard let port = listener.channel.localAddress?.port else {
             throw ChannelError.unknownLocalAddress
         }
-        let server = LoopbackHTTPServer(port: port, certificate: certificate, serverChannel: listener.channel)
+        let server = LoopbackHTTPServer(
+            port: port, certificate: certificate, serverChannel: listener.channel, connections: connections)
         let task = Task<Void, Never> {
             try? await listener.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -127,10 +132,15 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Stops accepting, ends every connection and script.
     public func shutdown() async {
+        connections.stop()
         let task = acceptTask.withLock { $0 }
         task?.cancel()
         try? await serverChannel.close()
         await task?.value
+        // Connections accepted as the accept loop stopped never reached it: close them here.
+        for connection in connections.takeAll() {
+            try? await connection.executeThenClose { _, _ in }
+        }
     }
 
     private func updateLog(_ change: (inout ServerLog) -> Void) {
@@ -150,6 +160,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         let channel = connection.channel
+        connections.take(channel)
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var body = Data()
@@ -241,5 +252,52 @@ public final class LoopbackHTTPServer: Sendable {
         }
         try await outbound.write(.end(nil))
         return true
+    }
+}
+
+/// Every accepted connection from the moment it is wrapped until a server task takes it over.
+///
+/// NIO traps when an `NIOAsyncChannel` is dropped without `executeThenClose` ("Deinited
+/// NIOAsyncWriter without calling finish()"), and a connection accepted while the accept loop
+/// stops is dropped by the loop's inbound stream. Holding each one here keeps it alive until
+/// ``LoopbackHTTPServer/shutdown()`` closes those no task took; after ``stop()`` new connections
+/// are refused in the channel initializer, so none is ever wrapped and lost.
+private final class AcceptedConnections: Sendable {
+    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    private struct State {
+        var stopped = false
+        var waiting: [ObjectIdentifier: Connection] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Wraps a new connection's channel (on its event loop) and holds it; throws once stopped,
+    /// which makes NIO close the channel.
+    func wrap(_ channel: any Channel) throws -> Connection {
+        try state.withLock { state in
+            guard !state.stopped else { throw ChannelError.ioOnClosedChannel }
+            let connection = try Connection(wrappingChannelSynchronously: channel)
+            state.waiting[ObjectIdentifier(channel)] = connection
+            return connection
+        }
+    }
+
+    /// A server task took the connection over (and will close it).
+    func take(_ channel: any Channel) {
+        _ = state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// No connection is accepted from now on.
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    /// The connections no task took, which the caller must close.
+    func takeAll() -> [Connection] {
+        state.withLock { state in
+            defer { state.waiting.removeAll() }
+            return Array(state.waiting.values)
+        }
     }
 }
