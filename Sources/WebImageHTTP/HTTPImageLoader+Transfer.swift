@@ -138,13 +138,9 @@ extension HTTPImageLoader {
         guard let policy = configuration.urlPolicy else { return url }
         do {
             try await policy.check(HTTPRequestHop(url: url, number: hop.number, redirectedFrom: hop.redirectedFrom))
-        } catch let error as WebImageError {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
             let which = hop.redirectedFrom.map { "redirect \(hop.number) from \($0.absoluteString) to " } ?? ""
-            throw WebImageError(.urlRefused, "the URL policy refused \(which)\(url.absoluteString): \(error)", underlying: error)
+            throw WebImageError.wrapping(error, code: .urlRefused, "the URL policy refused \(which)\(url.absoluteString): \(error)")
         }
         return url
     }
