@@ -91,7 +91,10 @@ struct HTTPDeadlineAndCauseTests {
             server.route("/hang", response: .hanging)
             let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/hang")))))
             #expect(error.code == .timedOut)
-            #expect(error.message.contains("timed out after 300 ms waiting for the response"), "\(error.message)")
+            // On a loaded machine the connection itself may take longer than the limit.
+            #expect(
+                error.message.contains("timed out after 300 ms waiting for the response")
+                    || error.message.contains("timed out after 300 ms connecting"), "\(error.message)")
         }
     }
 
