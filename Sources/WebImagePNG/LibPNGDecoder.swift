@@ -18,7 +18,8 @@ struct PNGHeader: Sendable {
 ///
 /// Every colour type and bit depth is expanded (palette, grey 1/2/4/8/16, grey+alpha, RGB, RGBA),
 /// 16-bit samples keep their high byte (`png_set_strip_16`), tRNS becomes alpha, Adam7 is
-/// deinterlaced. No gamma or colour management is applied.
+/// deinterlaced. No gamma or colour management is applied. Chunks after the image data are never
+/// read, so missing or cut trailing chunks do not matter (see ``PNGTruncatedTail``).
 enum LibPNGDecoder {
     /// Decodes `bytes`; `checkSize` runs with IHDR's size before any pixel memory is allocated.
     static func decode(
@@ -26,6 +27,10 @@ enum LibPNGDecoder {
     ) throws -> (pixels: PixelBuffer, header: PNGHeader) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw WebImageError.badData("no PNG data (0 bytes)")
+        }
+        // Cut inside the last IDAT's CRC: read like a file cut after its image data.
+        if let repaired = PNGTruncatedTail.repaired(bytes) {
+            return try repaired.withUnsafeBytes { try decode($0, checkSize: checkSize) }
         }
         guard let decoder = webimage_png_decoder_create(base, bytes.count) else {
             throw WebImageError(.decodingFailed, "cannot create a libpng reader")

@@ -34,7 +34,7 @@ public enum ImageCachingConformance {
     /// A small generated image whose pixels depend on `seed`.
     public static func image(seed: Int) -> Image {
         let fill = RGBA8(r: UInt8(seed & 0xFF), g: UInt8((seed >> 8) & 0xFF), b: 7, a: 255)
-        return Image(pixels: PixelBuffer(width: 4, height: 3, alphaMode: .premultiplied, fill: fill))
+        return Image(pixels: PixelBuffer(width: 4, height: 3, alphaMode: .straight, fill: fill))
     }
 
     /// Bytes derived from `seed` (`count` of them).

@@ -7,7 +7,9 @@ public import WebImage
 /// ```
 public enum ImageFixtures {
     /// A smooth RGB gradient with a diagonal pattern, opaque (good for lossy round trips).
-    public static func gradient(width: Int, height: Int, alphaMode: AlphaMode = .premultiplied) -> PixelBuffer {
+    ///
+    /// Fixtures default to straight alpha, like decoded images.
+    public static func gradient(width: Int, height: Int, alphaMode: AlphaMode = .straight) -> PixelBuffer {
         PixelBuffer(width: width, height: height, alphaMode: alphaMode) { out in
             for y in 0..<height {
                 for x in 0..<width {
@@ -23,7 +25,7 @@ public enum ImageFixtures {
 
     /// A gradient whose alpha falls from 255 (left) to 0 (right), in straight alpha, converted to
     /// `alphaMode`.
-    public static func translucentGradient(width: Int, height: Int, alphaMode: AlphaMode = .premultiplied)
+    public static func translucentGradient(width: Int, height: Int, alphaMode: AlphaMode = .straight)
         -> PixelBuffer
     {
         var pixels = gradient(width: width, height: height, alphaMode: .straight)
@@ -36,9 +38,9 @@ public enum ImageFixtures {
     }
 
     /// A frame of solid colour with a square of another colour at a position that moves with
-    /// `index`: a simple animation frame whose content is easy to check.
+    /// `index`: a simple animation frame whose content is easy to check (opaque, straight alpha).
     public static func movingSquare(index: Int, width: Int = 32, height: Int = 32, square: Int = 8) -> PixelBuffer {
-        var pixels = PixelBuffer(width: width, height: height, alphaMode: .premultiplied, fill: RGBA8(r: 0, g: 0, b: 255))
+        var pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, fill: RGBA8(r: 0, g: 0, b: 255))
         let origin = (index * square) % max(1, width - square + 1)
         for y in 0..<min(square, height) {
             for x in origin..<min(origin + square, width) {

@@ -186,12 +186,16 @@ struct GIFDecodingTests {
         #expect(limited.pixelSize == PixelSize(width: 16, height: 16))
     }
 
-    @Test func defaultsToPremultipliedAlpha() throws {
+    @Test func defaultsToStraightAlphaAndPremultipliesOnRequest() throws {
         let image = try coder.decode(try GIFTestFiles.disposals())
-        #expect(image.pixels.alphaMode == .premultiplied)
+        #expect(image.pixels.alphaMode == .straight)
         #expect(image.format == .gif)
         let frame = try #require(image.animation).frame(at: 2).pixels
-        #expect(frame.alphaMode == .premultiplied)
+        #expect(frame.alphaMode == .straight)
         #expect(frame[1, 0] == .clear)
+
+        let premultiplied = try coder.decode(try GIFTestFiles.disposals(), options: ImageDecodingOptions(alphaMode: .premultiplied))
+        #expect(premultiplied.pixels.alphaMode == .premultiplied)
+        #expect(try #require(premultiplied.animation).frame(at: 2).pixels == frame.premultiplied())
     }
 }

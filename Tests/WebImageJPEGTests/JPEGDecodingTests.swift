@@ -36,8 +36,8 @@ struct JPEGDecodingTests {
     @Test("decodes in the requested alpha mode with the requested scale")
     func alphaModeAndScale() throws {
         let data = try JPEGTestData.gradientJPEG(width: 20, height: 10)
-        let premultiplied = try coder.decode(data)
-        let straight = try coder.decode(data, options: ImageDecodingOptions(scaleFactor: 2, alphaMode: .straight))
+        let premultiplied = try coder.decode(data, options: ImageDecodingOptions(alphaMode: .premultiplied))
+        let straight = try coder.decode(data, options: ImageDecodingOptions(scaleFactor: 2))
         #expect(premultiplied.pixels.alphaMode == .premultiplied)
         #expect(straight.pixels.alphaMode == .straight)
         #expect(premultiplied.pixels.bytes == straight.pixels.bytes)

@@ -67,10 +67,15 @@ import WebImageTesting
     }
 
     @Test func framesFollowTheRequestedAlphaMode() throws {
-        let image = try PNGCoder().decode(compositingFile())
+        let image = try PNGCoder().decode(compositingFile(), options: ImageDecodingOptions(alphaMode: .premultiplied))
         let frame = try #require(image.animation).frame(at: 3).pixels
         #expect(frame.alphaMode == .premultiplied)
         #expect(frame[2, 2] == RGBA8(r: 0, g: 255, b: 0, a: 128).premultipliedForTest)
+
+        // By default frames keep the straight alpha the APNG stores.
+        let straightFrame = try #require(try PNGCoder().decode(compositingFile()).animation).frame(at: 3).pixels
+        #expect(straightFrame.alphaMode == .straight)
+        #expect(straightFrame[2, 2] == RGBA8(r: 0, g: 255, b: 0, a: 128))
     }
 
     @Test func brokenSequenceNumbersFallBackToTheStaticImage() throws {

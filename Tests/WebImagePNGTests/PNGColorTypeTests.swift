@@ -113,11 +113,14 @@ import WebImagePNG
         }
     }
 
-    @Test func defaultDecodeIsPremultiplied() throws {
+    @Test func defaultDecodeIsStraightAndPremultipliedOnRequest() throws {
         let data = png(bitDepth: 8, colorType: 6, channels: 4) { _, _ in [200, 100, 50, 128] }
         let image = try PNGCoder().decode(data)
-        #expect(image.pixels.alphaMode == .premultiplied)
-        #expect(image.pixels[0, 0] == RGBA8(r: 200, g: 100, b: 50, a: 128).premultipliedForTest)
+        #expect(image.pixels.alphaMode == .straight)
+        #expect(image.pixels[0, 0] == RGBA8(r: 200, g: 100, b: 50, a: 128))
+        let premultiplied = try PNGCoder().decode(data, options: ImageDecodingOptions(alphaMode: .premultiplied))
+        #expect(premultiplied.pixels.alphaMode == .premultiplied)
+        #expect(premultiplied.pixels[0, 0] == RGBA8(r: 200, g: 100, b: 50, a: 128).premultipliedForTest)
     }
 }
 

@@ -61,8 +61,8 @@ import WebImageWebP
         let source = ImageFixtures.translucentGradient(width: 33, height: 20, alphaMode: .straight)
         for lossless in [true, false] {
             let data = try WebPTestData.encode(source, lossless: lossless)
-            let straight = try coder.decode(data, options: WebPTestData.straight)
-            let premultiplied = try coder.decode(data)
+            let straight = try coder.decode(data)
+            let premultiplied = try coder.decode(data, options: ImageDecodingOptions(alphaMode: .premultiplied))
             #expect(straight.pixels.alphaMode == .straight)
             #expect(premultiplied.pixels.alphaMode == .premultiplied)
             #expect(premultiplied.pixels == straight.pixels.premultiplied())

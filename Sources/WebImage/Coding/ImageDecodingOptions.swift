@@ -27,7 +27,12 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// with a ``WebImageError/Code/tooLarge`` error.
     public var maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
     /// The alpha representation of the decoded pixels.
-    public var alphaMode: AlphaMode = .premultiplied
+    ///
+    /// ``AlphaMode/straight`` by default: what PNG, APNG, GIF and WebP store, so that a lossless
+    /// decode → encode round trip is bit-exact. Ask for ``AlphaMode/premultiplied`` when the
+    /// pixels go to a compositor that wants them so; transforms premultiply internally where
+    /// they need to (resampling) and return the mode they were given.
+    public var alphaMode: AlphaMode = .straight
 
     /// SDWebImage's default scale-down limit: 60 MB of decoded pixels.
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
@@ -41,7 +46,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
         maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount,
-        alphaMode: AlphaMode = .premultiplied
+        alphaMode: AlphaMode = .straight
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scaleFactor = scaleFactor

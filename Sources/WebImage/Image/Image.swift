@@ -9,7 +9,7 @@
 /// print(image.pixelSize, image.format, image.animation?.frameCount ?? 1)
 /// ```
 public final class Image: Sendable {
-    /// The first (or only) frame, in ``PixelBuffer/alphaMode`` (premultiplied unless asked otherwise).
+    /// The first (or only) frame, in ``PixelBuffer/alphaMode`` (straight unless asked otherwise).
     public let pixels: PixelBuffer
     /// Points per pixel, as UIKit's `UIImage.scale` (1 unless a scale factor was requested).
     public let scale: Double

@@ -1,8 +1,15 @@
 /// How the colour channels of a ``PixelBuffer`` relate to its alpha channel.
+///
+/// Decoders produce ``straight`` by default (``ImageDecodingOptions/alphaMode``), the alpha every
+/// built-in format stores, so that semi-transparent colours survive a lossless round trip
+/// exactly. Resampling works premultiplied internally (no dark fringes) and returns the mode it
+/// was given; crops, flips and rotations move pixels without converting; encoders accept either.
 public enum AlphaMode: String, Hashable, Sendable {
-    /// Colour is multiplied by alpha (the default for decoded images; what transforms expect).
+    /// Colour is multiplied by alpha (what compositors and the resampler's arithmetic want).
+    /// Converting straight → premultiplied → straight loses colour precision where alpha is low.
     case premultiplied
-    /// Colour is independent of alpha (what PNG, WebP and GIF store, and what encoders need).
+    /// Colour is independent of alpha: what PNG, APNG, GIF and WebP store, and the default for
+    /// decoded images.
     case straight
 }
 
