@@ -1,6 +1,5 @@
 public import Foundation
 public import WebImage
-import Synchronization
 
 /// A loader-wide notification about one download (SDWebImage's download start, receive-response,
 /// stop and finish notifications), from ``HTTPImageLoader/events()``.
@@ -14,34 +13,4 @@ public enum HTTPDownloadEvent: Sendable {
     case stopped(URL, error: WebImageError?)
     /// A download finished successfully, with its metrics.
     case finished(URL, ImageLoadMetrics)
-}
-
-/// Fans events out to every live subscriber stream.
-final class EventBroadcaster<Event: Sendable>: Sendable {
-    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<Event>.Continuation])>((0, [:]))
-
-    func subscribe() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
-        let id = subscribers.withLock { state in
-            defer { state.next += 1 }
-            state.continuations[state.next] = continuation
-            return state.next
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    func yield(_ event: Event) {
-        for continuation in subscribers.withLock({ Array($0.continuations.values) }) {
-            continuation.yield(event)
-        }
-    }
-
-    func finish() {
-        for continuation in subscribers.withLock({ Array($0.continuations.values) }) {
-            continuation.finish()
-        }
-    }
 }

@@ -85,7 +85,7 @@ extension HTTPImageLoader {
         guard let request = state.withLock({ $0.flows[id]?.request }) else { return }
         let url = request.url
         configuration.logger.debug("download started", metadata: ["url": "\(url.absoluteString)"])
-        broadcaster.yield(.started(url))
+        broadcaster.send(.started(url))
         let outcome: Result<ImageLoadResult, WebImageError>
         do {
             outcome = .success(try await transfer(download: id, request: request))
@@ -121,14 +121,14 @@ extension HTTPImageLoader {
                     "ttfb": "\(result.metrics.timeToFirstByte.map { "\($0)" } ?? "-")",
                     "total": "\(result.metrics.totalDuration)",
                 ])
-            broadcaster.yield(.stopped(url, error: nil))
-            broadcaster.yield(.finished(url, result.metrics))
+            broadcaster.send(.stopped(url, error: nil))
+            broadcaster.send(.finished(url, result.metrics))
         case .failure(let error) where !stopped:
             logger.debug("download failed", metadata: ["url": "\(url.absoluteString)", "error": "\(error)"])
-            broadcaster.yield(.stopped(url, error: error))
+            broadcaster.send(.stopped(url, error: error))
         default:
             logger.debug("download stopped", metadata: ["url": "\(url.absoluteString)"])
-            broadcaster.yield(.stopped(url, error: WebImageError(.cancelled, "every caller cancelled")))
+            broadcaster.send(.stopped(url, error: WebImageError(.cancelled, "every caller cancelled")))
         }
         launch(start)
     }

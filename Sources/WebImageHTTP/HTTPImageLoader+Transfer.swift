@@ -99,7 +99,7 @@ extension HTTPImageLoader {
         configuration.logger.debug(
             "download received response",
             metadata: ["url": "\(head.url.absoluteString)", "status": "\(head.statusCode ?? 0)"])
-        broadcaster.yield(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
+        broadcaster.send(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
         try check(head, request: request)
         if let length = head.expectedContentLength, length > 0 {
             state.withLock { $0.flows[id]?.data.reserveCapacity(length) }

@@ -22,7 +22,7 @@ public final class ImageManager: Sendable {
     let finals = JobRegistry<FinalJobKey, ImageResponse>()
     let fetches = JobRegistry<FetchJobKey, FetchedImage>()
     let limiter: WorkLimiter
-    let broadcaster = PipelineEventBroadcaster()
+    let broadcaster = EventBroadcaster<ImagePipelineEvent>()
     let metrics: ManagerMetrics
     let logger: Logger
 

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// One stage of a request, as the manager reports it through ``ImageManager/events()``.
 ///
@@ -44,34 +43,5 @@ public struct ImagePipelineEvent: Sendable {
         self.duration = duration
         self.succeeded = succeeded
         self.hit = hit
-    }
-}
-
-/// Fans pipeline events out to every subscriber; costs one lock check when nobody listens.
-final class PipelineEventBroadcaster: Sendable {
-    private struct State {
-        var nextID = 0
-        var subscribers: [Int: AsyncStream<ImagePipelineEvent>.Continuation] = [:]
-    }
-    private let state = Mutex(State())
-
-    func subscribe() -> AsyncStream<ImagePipelineEvent> {
-        let (stream, continuation) = AsyncStream<ImagePipelineEvent>.makeStream()
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            state.subscribers[state.nextID] = continuation
-            return state.nextID
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
-
-    func send(_ event: ImagePipelineEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for subscriber in subscribers { subscriber.yield(event) }
     }
 }
