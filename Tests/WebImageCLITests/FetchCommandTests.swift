@@ -48,7 +48,7 @@ struct FetchCommandTests {
         try await withTemporaryDirectory { directory in
             let paths = ["/ok.png", "/missing.png", "/corrupt.png", "/page.html", "/slow.png"]
             let run = try await CLI.run(
-                ["fetch"] + paths.map { server.url($0).absoluteString } + ["--cache-dir", "cache", "--timeout", "4", "--json"],
+                ["fetch"] + paths.map { server.url($0).absoluteString } + ["--cache-dir", "cache", "--timeout", "15", "--json"],
                 in: directory)
             #expect(run.status == 1)
             let events = try run.jsonLines()
