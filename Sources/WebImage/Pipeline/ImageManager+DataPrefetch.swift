@@ -21,10 +21,10 @@ extension ImageManager {
             throw WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")
         }
         var diskRequest = request
-        diskRequest.originalStoreCacheType = .disk
-        diskRequest.storeCacheType = .disk
-        let plan = RequestPlan(request: diskRequest, url: url, key: key, originalKey: key)
-        let cache = request.originalImageCache ?? request.imageCache ?? configuration.imageCache
+        diskRequest.caching.originalStoreType = .disk
+        diskRequest.caching.storeType = .disk
+        let plan = RequestPlan(request: diskRequest, url: url, originalKey: key)
+        let cache = request.caching.originalCache ?? request.caching.cache ?? configuration.imageCache
         if !request.options.contains(.fromLoaderOnly) {
             let start = ContinuousClock.now
             let found = try await cache.contains(forKey: key, cacheType: .disk)
@@ -37,7 +37,7 @@ extension ImageManager {
         if let shouldDownload = configuration.shouldDownload, !shouldDownload(url) {
             throw WebImageError(.downloadDisallowed, "the should-download hook refused \(url.absoluteString)")
         }
-        let loader = request.loader ?? configuration.loader
+        let loader = request.loading.loader ?? configuration.loader
         let start = ContinuousClock.now
         metrics.downloads.increment()
         let result: ImageLoadResult
@@ -50,7 +50,7 @@ extension ImageManager {
             throw error
         }
         do {
-            try checkSignature(of: result, decoder: request.coder ?? configuration.coders)
+            try checkSignature(of: result, decoder: request.decoding.coder ?? configuration.coders)
         } catch {
             recordFailure(url, error: error, loader: loader)
             throw error

@@ -9,7 +9,7 @@ extension ImageManager {
         _ plan: RequestPlan, job: SharedJob<FetchedImage>, revalidation: HTTPCacheMetadata?, revalidating: Bool
     ) async throws {
         let request = plan.request
-        let cache = request.originalImageCache ?? request.imageCache ?? configuration.imageCache
+        let cache = request.caching.originalCache ?? request.caching.cache ?? configuration.imageCache
         if !revalidating, plan.originalQueryType != .none,
             let hit = await queryCache(
                 cache, key: plan.originalKey, cacheType: plan.originalQueryType, plan: plan,
@@ -24,7 +24,7 @@ extension ImageManager {
         if let shouldDownload = configuration.shouldDownload, !shouldDownload(plan.url) {
             throw WebImageError(.downloadDisallowed, "the should-download hook refused \(plan.url.absoluteString)")
         }
-        let loader = request.loader ?? configuration.loader
+        let loader = request.loading.loader ?? configuration.loader
         let result: ImageLoadResult
         do {
             result = try await download(plan, job: job, loader: loader, revalidation: revalidation)
@@ -100,7 +100,7 @@ extension ImageManager {
 
     /// A partial image from the bytes so far, when the coder can make one.
     private func previewImage(_ data: Data, plan: RequestPlan) async -> Image? {
-        let decoder: any ImageDecoding = plan.request.coder ?? configuration.coders
+        let decoder: any ImageDecoding = plan.request.decoding.coder ?? configuration.coders
         var options = plan.decoding
         options.firstFrameOnly = true
         return try? await limiter.run { try decoder.decodeWrappingErrors(data, options: options) }
@@ -108,7 +108,7 @@ extension ImageManager {
 
     /// Decodes bytes with the request's decode options, off the caller, a bounded number at once.
     func decode(_ data: Data, plan: RequestPlan, key: String) async throws -> Image {
-        let decoder: any ImageDecoding = plan.request.coder ?? configuration.coders
+        let decoder: any ImageDecoding = plan.request.decoding.coder ?? configuration.coders
         let options = plan.decoding
         let preload = plan.options.contains(.preloadAllFrames)
         let start = ContinuousClock.now
