@@ -26,9 +26,9 @@ extension ImageManager {
         let plan = RequestPlan(request: diskRequest, url: url, originalKey: key)
         let cache = request.caching.originalCache ?? request.caching.cache ?? configuration.imageCache
         if !request.options.contains(.fromLoaderOnly) {
-            let start = ContinuousClock.now
-            let found = try await cache.contains(forKey: key, cacheType: .disk)
-            report(.cacheQuery, plan, key: key, since: start, succeeded: true, hit: found != .none)
+            let found = try await timed(.cacheQuery, plan, key: key, hit: { $0 != .none }) {
+                try await cache.contains(forKey: key, cacheType: .disk)
+            }
             if found != .none { return .disk }
         }
         if request.options.contains(.fromCacheOnly) {
@@ -38,14 +38,13 @@ extension ImageManager {
             throw WebImageError(.downloadDisallowed, "the should-download hook refused \(url.absoluteString)")
         }
         let loader = request.loading.loader ?? configuration.loader
-        let start = ContinuousClock.now
         metrics.downloads.increment()
         let result: ImageLoadResult
         do {
-            result = try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
-            report(.download, plan, key: key, since: start, succeeded: true)
+            result = try await timed(.download, plan, key: key) {
+                try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
+            }
         } catch {
-            report(.download, plan, key: key, since: start, succeeded: false)
             recordFailure(url, error: error, loader: loader)
             throw error
         }

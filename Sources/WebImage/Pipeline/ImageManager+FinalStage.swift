@@ -37,13 +37,8 @@ extension ImageManager {
             var transformed = false
             if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
                 let source = image
-                let start = ContinuousClock.now
-                do {
-                    image = try await limiter.run { try transformer.transformWrappingErrors(source) }
-                    report(.transform, plan, key: plan.key, since: start, succeeded: true)
-                } catch {
-                    report(.transform, plan, key: plan.key, since: start, succeeded: false)
-                    throw error
+                image = try await timed(.transform, plan, key: plan.key) {
+                    try await limiter.run { try transformer.transformWrappingErrors(source) }
                 }
                 data = nil
                 transformed = true
@@ -72,21 +67,20 @@ extension ImageManager {
         let coders = configuration.coders
         let encodeOptions = plan.request.caching.encodeOptions
         let work: @Sendable () async -> Void = { [self] in
-            let start = ContinuousClock.now
             do {
-                let bytes = try await limiter.run { () throws -> Data in
-                    if let serialized = serializer?(image, originalData, plan.url) { return serialized }
-                    if let storedData { return storedData }
-                    var format = image.format
-                    if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
-                    return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
+                try await timed(.store, plan, key: plan.key) {
+                    let bytes = try await limiter.run { () throws -> Data in
+                        if let serialized = serializer?(image, originalData, plan.url) { return serialized }
+                        if let storedData { return storedData }
+                        var format = image.format
+                        if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
+                        return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
+                    }
+                    try await cache.store(
+                        CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
+                        cacheType: .disk)
                 }
-                try await cache.store(
-                    CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
-                    cacheType: .disk)
-                report(.store, plan, key: plan.key, since: start, succeeded: true)
             } catch {
-                report(.store, plan, key: plan.key, since: start, succeeded: false)
                 logger.warning("could not store \(plan.key) on disk: \(error)")
             }
         }
@@ -136,11 +130,4 @@ extension ImageManager {
             job.unsubscribe(id)
         }
     }
-}
-
-/// An image found in a cache.
-struct CachedImage: Sendable {
-    var image: Image
-    var data: Data?
-    var cacheType: ImageCacheType
 }
