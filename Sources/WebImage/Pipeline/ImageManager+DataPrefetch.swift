@@ -21,14 +21,14 @@ extension ImageManager {
             throw WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")
         }
         var diskRequest = request
-        diskRequest.originalStoreCacheType = .disk
-        diskRequest.storeCacheType = .disk
-        let plan = RequestPlan(request: diskRequest, url: url, key: key, originalKey: key)
-        let cache = request.originalImageCache ?? request.imageCache ?? configuration.imageCache
+        diskRequest.caching.originalStoreType = .disk
+        diskRequest.caching.storeType = .disk
+        let plan = RequestPlan(request: diskRequest, url: url, originalKey: key)
+        let cache = request.caching.originalCache ?? request.caching.cache ?? configuration.imageCache
         if !request.options.contains(.fromLoaderOnly) {
-            let start = ContinuousClock.now
-            let found = try await cache.contains(forKey: key, cacheType: .disk)
-            report(.cacheQuery, plan, key: key, since: start, succeeded: true, hit: found != .none)
+            let found = try await timed(.cacheQuery, plan, key: key, hit: { $0 != .none }) {
+                try await cache.contains(forKey: key, cacheType: .disk)
+            }
             if found != .none { return .disk }
         }
         if request.options.contains(.fromCacheOnly) {
@@ -37,20 +37,19 @@ extension ImageManager {
         if let shouldDownload = configuration.shouldDownload, !shouldDownload(url) {
             throw WebImageError(.downloadDisallowed, "the should-download hook refused \(url.absoluteString)")
         }
-        let loader = request.loader ?? configuration.loader
-        let start = ContinuousClock.now
+        let loader = request.loading.loader ?? configuration.loader
         metrics.downloads.increment()
         let result: ImageLoadResult
         do {
-            result = try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
-            report(.download, plan, key: key, since: start, succeeded: true)
+            result = try await timed(.download, plan, key: key) {
+                try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
+            }
         } catch {
-            report(.download, plan, key: key, since: start, succeeded: false)
             recordFailure(url, error: error, loader: loader)
             throw error
         }
         do {
-            try checkSignature(of: result, decoder: request.coder ?? configuration.coders)
+            try checkSignature(of: result, decoder: request.decoding.coder ?? configuration.coders)
         } catch {
             recordFailure(url, error: error, loader: loader)
             throw error

@@ -6,11 +6,11 @@ import Logging
 extension ImageManager {
     func runFinal(_ plan: RequestPlan, job: SharedJob<ImageResponse>) async throws {
         let request = plan.request
-        let cache = request.imageCache ?? configuration.imageCache
+        let cache = request.caching.cache ?? configuration.imageCache
         let refreshing = plan.options.contains(.refreshCached)
         var cached: CachedImage?
-        if !plan.options.contains(.fromLoaderOnly), request.queryCacheType != .none {
-            cached = await queryCache(cache, key: plan.key, cacheType: request.queryCacheType, plan: plan, promote: true)
+        if !plan.options.contains(.fromLoaderOnly), request.caching.queryType != .none {
+            cached = await queryCache(cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: true)
         }
         if let cached {
             job.send(.value(ImageResponse(
@@ -31,19 +31,14 @@ extension ImageManager {
         // The decoded original goes into memory at once, so the next request is a memory hit
         // (never a thumbnail or a first frame under the original key).
         if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.decodesFullImage {
-            (request.originalImageCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
+            (request.caching.originalCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
         }
         if plan.hasDerivedKey {
             var transformed = false
             if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
                 let source = image
-                let start = ContinuousClock.now
-                do {
-                    image = try await limiter.run { try transformer.transformWrappingErrors(source) }
-                    report(.transform, plan, key: plan.key, since: start, succeeded: true)
-                } catch {
-                    report(.transform, plan, key: plan.key, since: start, succeeded: false)
-                    throw error
+                image = try await timed(.transform, plan, key: plan.key) {
+                    try await limiter.run { try transformer.transformWrappingErrors(source) }
                 }
                 data = nil
                 transformed = true
@@ -51,7 +46,7 @@ extension ImageManager {
             // Untouched pixels (a skipped transform, a full decode) keep the original bytes. A
             // first frame alone stays in memory: the disk remakes it from the original's bytes.
             let storedData = !transformed && request.decodesFullImage ? fetched.data : nil
-            let firstFrameOnly = !transformed && request.thumbnailPixelSize == nil && !request.decodesFullImage
+            let firstFrameOnly = !transformed && request.decoding.thumbnailPixelSize == nil && !request.decodesFullImage
             try await storeDerived(
                 image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache,
                 onDisk: !firstFrameOnly)
@@ -68,25 +63,24 @@ extension ImageManager {
         let storeType = plan.finalStoreType
         if storeType.includesMemory { cache.storeInMemory(image, forKey: plan.key) }
         guard onDisk, storeType.includesDisk else { return }
-        let serializer = plan.request.cacheSerializer
+        let serializer = plan.request.caching.serializer
         let coders = configuration.coders
-        let encodeOptions = plan.request.encodeOptions
+        let encodeOptions = plan.request.caching.encodeOptions
         let work: @Sendable () async -> Void = { [self] in
-            let start = ContinuousClock.now
             do {
-                let bytes = try await limiter.run { () throws -> Data in
-                    if let serialized = serializer?(image, originalData, plan.url) { return serialized }
-                    if let storedData { return storedData }
-                    var format = image.format
-                    if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
-                    return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
+                try await timed(.store, plan, key: plan.key) {
+                    let bytes = try await limiter.run { () throws -> Data in
+                        if let serialized = serializer?(image, originalData, plan.url) { return serialized }
+                        if let storedData { return storedData }
+                        var format = image.format
+                        if format == .undefined, let originalData { format = ImageFormat.detect(in: originalData) }
+                        return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
+                    }
+                    try await cache.store(
+                        CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
+                        cacheType: .disk)
                 }
-                try await cache.store(
-                    CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
-                    cacheType: .disk)
-                report(.store, plan, key: plan.key, since: start, succeeded: true)
             } catch {
-                report(.store, plan, key: plan.key, since: start, succeeded: false)
                 logger.warning("could not store \(plan.key) on disk: \(error)")
             }
         }
@@ -95,7 +89,7 @@ extension ImageManager {
 
     /// The HTTP validators stored with the original entry on disk.
     private func storedValidators(_ plan: RequestPlan) async -> HTTPCacheMetadata? {
-        let cache = plan.request.originalImageCache ?? plan.request.imageCache ?? configuration.imageCache
+        let cache = plan.request.caching.originalCache ?? plan.request.caching.cache ?? configuration.imageCache
         let options = CacheQueryOptions(decodeImage: false, promoteToMemory: false)
         guard let hit = try? await cache.query(forKey: plan.originalKey, cacheType: .disk, options: options),
             let http = hit.metadata?.http, !http.isEmpty
@@ -136,11 +130,4 @@ extension ImageManager {
             job.unsubscribe(id)
         }
     }
-}
-
-/// An image found in a cache.
-struct CachedImage: Sendable {
-    var image: Image
-    var data: Data?
-    var cacheType: ImageCacheType
 }

@@ -126,12 +126,12 @@ public final class ImageManager: Sendable {
     /// The memory hit, synchronously, when the request allows answering from memory.
     @inline(__always)
     func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        guard let url = request.url, request.queryCacheType.includesMemory,
+        guard let url = request.url, request.caching.queryType.includesMemory,
             request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
         if !request.options.contains(.retryFailed), failedURLs.count > 0, failedURLs.isBlocked(url) { return nil }
         guard let key = request.cacheKey else { return nil }
-        let cache = request.imageCache ?? configuration.imageCache
+        let cache = request.caching.cache ?? configuration.imageCache
         guard let image = cache.memoryImage(forKey: key) else { return nil }
         metrics.memoryHits.increment()
         return ImageResponse(image: image, cacheType: .memory, url: url)
@@ -159,7 +159,6 @@ public final class ImageManager: Sendable {
             request.disableCaching()
             originalKey = url.absoluteString
         }
-        let key = request.finalCacheKey(from: originalKey)
         if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
             task.receive(.finished(WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")))
             return task
@@ -169,7 +168,7 @@ public final class ImageManager: Sendable {
             task.receive(.finished(nil))
             return task
         }
-        let plan = RequestPlan(request: request, url: url, key: key, originalKey: originalKey)
+        let plan = RequestPlan(request: request, url: url, originalKey: originalKey)
         let sink: SharedJob<ImageResponse>.Sink = { [task] event in task.receive(event) }
         let body: @Sendable (SharedJob<ImageResponse>) async throws -> Void = { [self] job in
             try await runFinal(plan, job: job)

@@ -1,5 +1,9 @@
 extension ImageRequest {
-    /// The on/off switches of a request: the `SDWebImageOptions` that apply off UIKit.
+    /// The on/off switches of a request: the `SDWebImageOptions` that have an effect here.
+    ///
+    /// SDWebImage's `queryDiskDataSync`, `transformVectorImage` and `avoidDecodeImage` are not
+    /// offered: the disk query is always awaited before anything else happens, no vector format is
+    /// decoded, and the coders produce pixels while decoding (there is no force-decode step).
     ///
     /// ```swift
     /// var request = ImageRequest(url: url)
@@ -39,9 +43,6 @@ extension ImageRequest {
         public static let scaleDownLargeImages = Options(rawValue: 1 << 8)
         /// On a memory hit, also read the encoded bytes from disk.
         public static let queryMemoryData = Options(rawValue: 1 << 9)
-        /// Query the disk synchronously with the memory lookup (kept for parity; the disk query
-        /// is always awaited before anything else happens for the request).
-        public static let queryDiskDataSync = Options(rawValue: 1 << 10)
         /// Never download: a cache miss fails with ``WebImageError/Code/notCached``.
         public static let fromCacheOnly = Options(rawValue: 1 << 11)
         /// Skip the cache query (results are still stored).
@@ -53,20 +54,24 @@ extension ImageRequest {
         public static let preloadAllFrames = Options(rawValue: 1 << 14)
         /// Deliver only after the cache stores (disk included) have finished.
         public static let waitStoreCache = Options(rawValue: 1 << 15)
-        /// Apply the transformer to vector images too (no vector format is decoded yet: no effect).
-        public static let transformVectorImage = Options(rawValue: 1 << 16)
-        /// Skip SDWebImage's force-decode step. WebImage's coders always produce pixels while decoding,
-        /// so there is no separate step to skip: accepted for parity, it changes nothing.
-        public static let avoidDecodeImage = Options(rawValue: 1 << 17)
         /// Copy `file://` and `data:` loads into the disk cache too. Off by default: local bytes
         /// are already on this machine, so only the memory cache keeps them (SDWebImage's rule).
         public static let storeLocalFilesOnDisk = Options(rawValue: 1 << 18)
 
-        /// Options that change what a request produces, and so which requests may share a task.
-        static let behavioural: Options = [
-            .retryFailed, .progressiveLoad, .refreshCached, .transformAnimatedImage, .queryMemoryData,
-            .fromCacheOnly, .fromLoaderOnly, .avoidDecodeImage, .handleCookies, .allowInvalidSSLCertificates,
-            .waitStoreCache, .preloadAllFrames, .storeLocalFilesOnDisk,
+        // Bits 10, 16 and 17 were SDWebImage's queryDiskDataSync, transformVectorImage and
+        // avoidDecodeImage, which did nothing here: removed, and never to be reused.
+
+        /// The flags that only order the work (the download priority): part of no key, so requests
+        /// that differ only in them share every job.
+        static let scheduling: Options = [.lowPriority, .highPriority]
+
+        /// The flags that change the shared download+decode of the original (its key; see
+        /// ``ImageRequest/ResultIdentity``). Every flag but the ``scheduling`` ones is part of the
+        /// final image's key; a new flag that changes how the original is fetched or decoded
+        /// belongs here too.
+        static let sourceAffecting: Options = [
+            .fromCacheOnly, .progressiveLoad, .preloadAllFrames, .handleCookies, .allowInvalidSSLCertificates,
+            .waitStoreCache, .retryFailed,
         ]
     }
 }

@@ -3,52 +3,47 @@ import Foundation
 /// Everything the stages need to know about one request, worked out once.
 struct RequestPlan: Sendable {
     let request: ImageRequest
-    let url: URL
-    /// The final key (thumbnail and transformer suffixes included).
+    /// What the result depends on; every key below is computed from it.
+    let identity: ImageRequest.ResultIdentity
+    /// The final key (thumbnail, first-frame and transformer suffixes included).
     let key: String
-    /// The original image's key.
-    let originalKey: String
-    let decoding: ImageDecodingOptions
 
-    init(request: ImageRequest, url: URL, key: String, originalKey: String) {
+    /// The plan of `request` for `url`, whose original key is `originalKey`.
+    init(request: ImageRequest, url: URL, originalKey: String) {
         self.request = request
-        self.url = url
-        self.key = key
-        self.originalKey = originalKey
-        self.decoding = request.decodingOptions
+        identity = request.identity(url: url, originalKey: originalKey)
+        key = identity.cacheKey
     }
 
+    var url: URL { identity.source.url }
+    /// The original image's key.
+    var originalKey: String { identity.source.originalKey }
+    var decoding: ImageDecodingOptions { identity.source.decoding }
     var options: ImageRequest.Options { request.options }
     /// Whether the final image differs from the original (a transformer or a thumbnail).
     var hasDerivedKey: Bool { key != originalKey }
 
-    /// The coalescing key of the final image stage.
-    var finalKey: FinalJobKey {
-        FinalJobKey(
-            url: url, key: key, decoding: decoding, options: options.intersection(.behavioural).rawValue,
-            queryCacheType: request.queryCacheType, storeCacheType: request.storeCacheType,
-            originalQueryCacheType: request.originalQueryCacheType,
-            originalStoreCacheType: request.originalStoreCacheType, encoding: request.encodeOptions)
-    }
+    /// The coalescing key of the final image stage: the whole result identity.
+    var finalKey: FinalJobKey { identity }
 
     /// The tiers the download+decode stage queries for the original: none when the final key is
     /// the original key (the final stage already asked) or when the cache is skipped; never memory
     /// for a thumbnail or first-frame decode, which must be made from the original's bytes.
     var originalQueryType: ImageCacheType {
         guard hasDerivedKey, !options.contains(.fromLoaderOnly) else { return .none }
-        let type = request.originalQueryCacheType
+        let type = request.caching.originalQueryType
         return request.decodesFullImage ? type : type.intersection(.disk)
     }
 
     /// The tiers the download+decode stage stores the original in.
     var originalStoreType: ImageCacheType {
-        let type = hasDerivedKey ? request.originalStoreCacheType : request.storeCacheType
+        let type = hasDerivedKey ? request.caching.originalStoreType : request.caching.storeType
         return storesOnDisk ? type : type.intersection(.memory)
     }
 
     /// The tiers the final (transformed or thumbnail) image is stored in.
     var finalStoreType: ImageCacheType {
-        storesOnDisk ? request.storeCacheType : request.storeCacheType.intersection(.memory)
+        storesOnDisk ? request.caching.storeType : request.caching.storeType.intersection(.memory)
     }
 
     /// Whether anything of this request goes to disk: not for `file://` and `data:` URLs (their
@@ -60,9 +55,9 @@ struct RequestPlan: Sendable {
     /// The loader request for the original, with the request's hooks and flags.
     func loadRequest(priority: ImageLoadPriority, revalidation: HTTPCacheMetadata?) -> ImageLoadRequest {
         var load = ImageLoadRequest(url: url, priority: priority)
-        load.requestModifier = request.requestModifier
-        load.responseModifier = request.responseModifier
-        load.decryptor = request.decryptor
+        load.requestModifier = request.loading.requestModifier
+        load.responseModifier = request.loading.responseModifier
+        load.decryptor = request.loading.decryptor
         load.revalidation = revalidation
         load.allowsInvalidCertificates = options.contains(.allowInvalidSSLCertificates)
         load.handlesCookies = options.contains(.handleCookies)
@@ -70,37 +65,25 @@ struct RequestPlan: Sendable {
         return load
     }
 
+    /// The coalescing key of the download+decode stage: the identity's source, and where the
+    /// original goes.
     func fetchKey(revalidating: Bool) -> FetchJobKey {
         FetchJobKey(
-            url: url, originalKey: originalKey, decoding: decoding,
-            options: options.intersection([.fromCacheOnly, .progressiveLoad, .preloadAllFrames, .handleCookies,
-                .allowInvalidSSLCertificates, .waitStoreCache, .retryFailed]).rawValue,
-            storesOriginalOnDisk: originalStoreType.includesDisk, revalidating: revalidating)
+            source: identity.source, storesOriginalOnDisk: originalStoreType.includesDisk, revalidating: revalidating)
     }
 }
 
-/// Requests with equal final keys share one final-image task.
-struct FinalJobKey: Hashable, Sendable {
-    let url: URL
-    let key: String
-    let decoding: ImageDecodingOptions
-    let options: UInt32
-    let queryCacheType: ImageCacheType
-    let storeCacheType: ImageCacheType
-    let originalQueryCacheType: ImageCacheType
-    let originalStoreCacheType: ImageCacheType
-    let encoding: ImageEncodingOptions
-}
+/// Requests with equal final keys share one final-image task: equal result identities (the URL,
+/// the keys, the decode options, the flags but the priority ones, the tiers, the disk encoding).
+typealias FinalJobKey = ImageRequest.ResultIdentity
 
-/// Requests with equal fetch keys share one download+decode: the URL and the decode options
-/// (and the few flags that change the download). Requests that differ only in their transformer
-/// have equal fetch keys. The first request's original-cache query applies to all: a request
-/// without a transformer queried the original key already, in its final stage.
+/// Requests with equal fetch keys share one download+decode: the identity's source (the URL, the
+/// original key, the decode options and the few flags that change the download) and where the
+/// original is stored. Requests that differ only in their transformer have equal fetch keys. The
+/// first request's original-cache query applies to all: a request without a transformer queried
+/// the original key already, in its final stage.
 struct FetchJobKey: Hashable, Sendable {
-    let url: URL
-    let originalKey: String
-    let decoding: ImageDecodingOptions
-    let options: UInt32
+    let source: ImageRequest.ResultIdentity.Source
     let storesOriginalOnDisk: Bool
     let revalidating: Bool
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+
+/// Cache reads and the original's disk write, shared by the stages and the disk-only prefetch.
+extension ImageManager {
+    /// Looks `key` up: memory synchronously, then the cache's other tiers; disk bytes are decoded
+    /// with the request's options and (when `promote`) put in memory. Cache errors count as misses.
+    func queryCache(
+        _ cache: any ImageCaching, key: String, cacheType: ImageCacheType, plan: RequestPlan, promote: Bool
+    ) async -> CachedImage? {
+        let wantsData = plan.options.contains(.queryMemoryData)
+        if cacheType.includesMemory, !wantsData, let image = cache.memoryImage(forKey: key) {
+            metrics.memoryHits.increment()
+            return CachedImage(image: image, cacheType: .memory)
+        }
+        let options = CacheQueryOptions(
+            decodeImage: false, decodingOptions: plan.decoding, includeData: wantsData, promoteToMemory: false)
+        let found: CacheQueryResult?
+        do {
+            found = try await timed(.cacheQuery, plan, key: key, hit: { $0 != nil }) {
+                try await cache.query(forKey: key, cacheType: cacheType, options: options)
+            }
+        } catch {
+            logger.warning("cache query for \(key) failed: \(error)")
+            return nil
+        }
+        guard let found else { return nil }
+        if let image = found.image { return CachedImage(image: image, data: found.data, cacheType: found.cacheType) }
+        guard let data = found.data, let image = try? await decode(data, plan: plan, key: key) else { return nil }
+        metrics.diskHits.increment()
+        if promote { cache.storeInMemory(image, forKey: key) }
+        return CachedImage(image: image, data: data, cacheType: .disk)
+    }
+
+    /// Writes the original bytes as downloaded, with the response's validators, to disk (when the
+    /// plan stores the original there).
+    func storeOriginalBytes(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async throws {
+        guard plan.originalStoreType.includesDisk else { return }
+        let response = result.response
+        let metadata = CacheEntryMetadata(
+            originalURL: response.url, contentType: response.contentType, http: response.cacheMetadata)
+        try await timed(.store, plan, key: plan.originalKey) {
+            try await cache.store(CacheItem(data: result.data, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)
+        }
+    }
+}
+
+/// An image found in a cache.
+struct CachedImage: Sendable {
+    var image: Image
+    var data: Data?
+    var cacheType: ImageCacheType
+}
