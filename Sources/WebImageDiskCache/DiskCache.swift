@@ -3,7 +3,8 @@ import Dispatch
 public import WebImage
 
 /// A crash-safe, size-bounded disk cache of encoded image bytes with per-entry metadata
-/// (SDWebImage's `SDDiskCache`, with an index instead of file dates).
+/// (SDWebImage's `SDDiskCache`, with an index instead of file dates): the data side
+/// (``ImageDataCaching``) of an ``ImageCache``, as it stands, with no adapter.
 ///
 /// Layout: `<directory>/data/<sha256-hex-of-key>` holds each entry's bytes and
 /// `<directory>/index.sqlite` (SQLite in WAL mode, through GRDB) holds its metadata, dates and
@@ -28,7 +29,7 @@ public import WebImage
 /// let bytes = try await disk.data(forKey: url.absoluteString)
 /// try await disk.close()
 /// ```
-public final class DiskCache: ImageCaching, CacheRevalidationRecording {
+public final class DiskCache: ImageDataCaching {
     /// The configuration the cache was opened with.
     public let configuration: DiskCacheConfiguration
     let runner: DiskQueue
@@ -110,13 +111,9 @@ public final class DiskCache: ImageCaching, CacheRevalidationRecording {
         await opening.value
     }
 
-    /// The bytes stored for `key` (or found in a read-only directory), marking the entry most
-    /// recently used; `nil` on a miss.
-    public func data(forKey key: String) async throws -> Data? {
-        try await entry(forKey: key)?.data
-    }
-
-    /// The bytes and metadata stored for `key`, marking the entry most recently used.
+    /// The bytes and metadata stored for `key` (or found in a read-only directory), marking the
+    /// entry most recently used; `nil` on a miss. (``ImageDataCaching/data(forKey:)`` gives the
+    /// bytes alone.)
     public func entry(forKey key: String) async throws -> (data: Data, metadata: CacheEntryMetadata)? {
         try await runner.run { try $0.read(key: key) }
     }

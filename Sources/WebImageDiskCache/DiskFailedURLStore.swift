@@ -14,7 +14,7 @@ public import WebImage
 ///
 /// ```swift
 /// let disk = try DiskCache(namespace: "avatars")
-/// var configuration = ImageManagerConfiguration(imageCache: TieredCache([MemoryCache(), disk]), loader: loaders, coders: coders)
+/// var configuration = ImageManagerConfiguration(imageCache: ImageCache(memory: [MemoryCache()], data: [disk]), loader: loaders, coders: coders)
 /// configuration.failedURLs = try await disk.failedURLStore(timeToLive: 3600)
 /// ```
 public final class DiskFailedURLStore: FailedURLRecording {

@@ -38,7 +38,7 @@ extension ImageManager {
         let coders = ImageCodersManager.standard()
         return ImageManager(
             configuration: ImageManagerConfiguration(
-                imageCache: TieredCache([MemoryCache()], decoder: coders),
+                imageCache: ImageCache(memory: [MemoryCache()], decoder: coders),
                 loader: ImageLoadersManager.standard(http: HTTPImageLoader()), coders: coders))
     }()
 }

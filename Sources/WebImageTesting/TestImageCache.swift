@@ -1,157 +1,172 @@
-import Foundation
+public import Foundation
 import Synchronization
 public import WebImage
 
-/// An ``ImageCaching`` test double: two dictionaries (a "memory" tier of images and a "disk" tier
-/// of bytes and metadata) behind one lock, with a log of the operations it received.
+/// A test double for both sides of caching: a dictionary of images (``ImageMemoryCaching``) and a
+/// dictionary of bytes and metadata (``ImageDataCaching``) behind one lock, with a log of the
+/// operations it received.
 ///
-/// It has no limits and never fails unless told to: set ``failure`` to make every async
-/// operation throw it. ``tiers`` says which dictionaries exist: `TestImageCache(tiers: .disk)`
-/// stands in for a disk cache (no images), `.memory` for a memory cache (no bytes).
+/// It has no limits and never fails unless told to: set ``failure`` to make every async (data)
+/// operation throw it. Put it where a tier goes: `ImageCache(data: [double])` stands in for a
+/// disk, `ImageCache(memory: [double])` for a memory cache, both for a cache of either side.
 ///
 /// ```swift
 /// let double = TestImageCache()
-/// let cache = TieredCache([double, disk])
+/// let cache = ImageCache(memory: [MemoryCache()], data: [double])
 /// _ = try await cache.query(forKey: "k", cacheType: .all)
-/// #expect(double.operations == ["query k all"])
+/// #expect(double.operations == ["entry k"])
 /// ```
-public final class TestImageCache: ImageCaching {
-    private struct DiskEntry {
+public final class TestImageCache: ImageMemoryCaching, ImageDataCaching {
+    private struct DataEntry {
         var data: Data
         var metadata: CacheEntryMetadata
     }
 
     private struct State {
         var images: [String: (image: Image, cost: Int)] = [:]
-        var disk: [String: DiskEntry] = [:]
+        var entries: [String: DataEntry] = [:]
         var operations: [String] = []
         var failure: WebImageError?
     }
 
     private let state = Mutex(State())
-    /// The tiers this double simulates; operations on the others do nothing.
-    public let tiers: ImageCacheType
 
-    /// Creates an empty double simulating `tiers` (both by default).
-    public init(tiers: ImageCacheType = .all) {
-        self.tiers = tiers
-    }
+    /// Creates an empty double.
+    public init() {}
 
-    /// Every async operation received, as `"<operation> <key> <cache type>"`, oldest first.
+    /// Every operation received, as `"<requirement> <key>"` (`"image k"`, `"setData k"`,
+    /// `"removeAllImages"`, …), oldest first. Reads of ``count`` and ``totalCost`` are not logged.
     public var operations: [String] { state.withLock { $0.operations } }
 
-    /// When set, every async operation throws this error.
+    /// When set, every data operation throws this error.
     public var failure: WebImageError? {
         get { state.withLock { $0.failure } }
         set { state.withLock { $0.failure = newValue } }
     }
 
-    /// The image in the memory dictionary.
-    public func memoryImage(forKey key: String) -> Image? {
-        guard tiers.includesMemory else { return nil }
-        return state.withLock { $0.images[key]?.image }
-    }
+    // MARK: Memory side
 
-    /// Puts `image` in the memory dictionary.
-    public func storeInMemory(_ image: Image, forKey key: String, cost: Int?) {
-        guard tiers.includesMemory, !key.isEmpty else { return }
-        state.withLock { $0.images[key] = (image, cost ?? image.memoryCost) }
-    }
-
-    /// Memory first, then the disk dictionary.
-    public func query(forKey key: String, cacheType: ImageCacheType, options: CacheQueryOptions) async throws
-        -> CacheQueryResult?
-    {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("query \(key) \(requested)", in: &state)
-            let image = cacheType.includesMemory ? state.images[key]?.image : nil
-            let disk = cacheType.includesDisk ? state.disk[key] : nil
-            if let image {
-                let data = options.includeData ? disk : nil
-                return CacheQueryResult(image: image, data: data?.data, metadata: data?.metadata, cacheType: .memory)
-            }
-            guard let disk else { return nil }
-            return CacheQueryResult(data: disk.data, metadata: disk.metadata, cacheType: .disk)
+    /// The image in the image dictionary.
+    public func image(forKey key: String) -> Image? {
+        state.withLock { state in
+            state.operations.append("image \(key)")
+            return state.images[key]?.image
         }
     }
 
-    /// Image to memory, bytes (with metadata) to disk.
-    public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
+    /// Puts `image` in the image dictionary (not under the empty key).
+    public func setImage(_ image: Image, forKey key: String, cost: Int?) {
+        state.withLock { state in
+            state.operations.append("setImage \(key)")
+            if !key.isEmpty { state.images[key] = (image, cost ?? image.memoryCost) }
+        }
+    }
+
+    /// Removes `key` from the image dictionary.
+    public func removeImage(forKey key: String) {
+        state.withLock { state in
+            state.operations.append("removeImage \(key)")
+            state.images[key] = nil
+        }
+    }
+
+    /// Empties the image dictionary.
+    public func removeAllImages() {
+        state.withLock { state in
+            state.operations.append("removeAllImages")
+            state.images = [:]
+        }
+    }
+
+    /// Whether the image dictionary holds `key`.
+    public func containsImage(forKey key: String) -> Bool {
+        state.withLock { state in
+            state.operations.append("containsImage \(key)")
+            return state.images[key] != nil
+        }
+    }
+
+    /// Images in the image dictionary.
+    public var count: Int { state.withLock { $0.images.count } }
+
+    /// Their summed cost.
+    public var totalCost: Int { state.withLock { $0.images.values.reduce(0) { $0 + $1.cost } } }
+
+    // MARK: Data side
+
+    /// The bytes and metadata in the data dictionary.
+    public func entry(forKey key: String) async throws -> (data: Data, metadata: CacheEntryMetadata)? {
+        try state.withLock { state in
+            try record("entry \(key)", in: &state)
+            return state.entries[key].map { ($0.data, $0.metadata) }
+        }
+    }
+
+    /// Stores bytes with metadata, setting its bookkeeping fields as a real cache does.
+    public func setData(_ data: Data, forKey key: String, metadata: CacheEntryMetadata?) async throws {
         try CacheKeys.validate(key)
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("store \(key) \(requested)", in: &state)
-            if cacheType.includesMemory, let image = item.image {
-                state.images[key] = (image, item.cost ?? image.memoryCost)
-            }
-            if cacheType.includesDisk, let data = item.data {
-                var metadata = item.metadata ?? CacheEntryMetadata()
-                let now = Date()
-                metadata.byteSize = data.count
-                metadata.createdAt = state.disk[key]?.metadata.createdAt ?? now
-                metadata.modifiedAt = now
-                metadata.lastAccessAt = now
-                state.disk[key] = DiskEntry(data: data, metadata: metadata)
-            }
+        try state.withLock { state in
+            try record("setData \(key)", in: &state)
+            var metadata = metadata ?? CacheEntryMetadata()
+            let now = Date()
+            metadata.byteSize = data.count
+            metadata.createdAt = state.entries[key]?.metadata.createdAt ?? now
+            metadata.modifiedAt = now
+            metadata.lastAccessAt = now
+            state.entries[key] = DataEntry(data: data, metadata: metadata)
         }
     }
 
-    /// Removes from the named dictionaries.
-    public func remove(forKey key: String, cacheType: ImageCacheType) async throws {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("remove \(key) \(requested)", in: &state)
-            if cacheType.includesMemory { state.images[key] = nil }
-            if cacheType.includesDisk { state.disk[key] = nil }
+    /// Removes `key` from the data dictionary.
+    public func removeData(forKey key: String) async throws {
+        try state.withLock { state in
+            try record("removeData \(key)", in: &state)
+            state.entries[key] = nil
         }
     }
 
-    /// Which dictionaries hold `key`.
-    public func contains(forKey key: String, cacheType: ImageCacheType) async throws -> ImageCacheType {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("contains \(key) \(requested)", in: &state)
-            return ImageCacheType(
-                memory: cacheType.includesMemory && state.images[key] != nil,
-                disk: cacheType.includesDisk && state.disk[key] != nil)
+    /// Empties the data dictionary.
+    public func removeAllData() async throws {
+        try state.withLock { state in
+            try record("removeAllData", in: &state)
+            state.entries = [:]
         }
     }
 
-    /// Empties the named dictionaries.
-    public func clear(cacheType: ImageCacheType) async throws {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("clear \(requested)", in: &state)
-            if cacheType.includesMemory { state.images = [:] }
-            if cacheType.includesDisk { state.disk = [:] }
+    /// Whether the data dictionary holds `key`.
+    public func containsData(forKey key: String) async throws -> Bool {
+        try state.withLock { state in
+            try record("containsData \(key)", in: &state)
+            return state.entries[key] != nil
         }
     }
 
-    /// Entries in the named dictionaries.
-    public func totalCount(cacheType: ImageCacheType) async throws -> Int {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("count \(requested)", in: &state)
-            return (cacheType.includesMemory ? state.images.count : 0) + (cacheType.includesDisk ? state.disk.count : 0)
+    /// Entries in the data dictionary.
+    public func count() async throws -> Int {
+        try state.withLock { state in
+            try record("count", in: &state)
+            return state.entries.count
         }
     }
 
-    /// Memory cost plus disk bytes in the named dictionaries.
-    public func totalSize(cacheType: ImageCacheType) async throws -> Int {
-        let requested = cacheType
-        let cacheType = cacheType.intersection(tiers)
-        return try state.withLock { state in
-            try record("size \(requested)", in: &state)
-            let memory = cacheType.includesMemory ? state.images.values.reduce(0) { $0 + $1.cost } : 0
-            let disk = cacheType.includesDisk ? state.disk.values.reduce(0) { $0 + $1.data.count } : 0
-            return memory + disk
+    /// Their summed bytes.
+    public func totalBytes() async throws -> Int {
+        try state.withLock { state in
+            try record("totalBytes", in: &state)
+            return state.entries.values.reduce(0) { $0 + $1.data.count }
+        }
+    }
+
+    /// Merges the 304's headers into `key`'s metadata and restarts its modification date.
+    @discardableResult
+    public func recordRevalidation(forKey key: String, http: HTTPCacheMetadata) async throws -> Bool {
+        try state.withLock { state in
+            try record("recordRevalidation \(key)", in: &state)
+            guard var entry = state.entries[key] else { return false }
+            entry.metadata.http = entry.metadata.http.updated(with: http)
+            entry.metadata.modifiedAt = Date()
+            state.entries[key] = entry
+            return true
         }
     }
 

@@ -22,9 +22,8 @@ struct CommandSession: Sendable {
         http = HTTPImageLoader(configuration: httpConfiguration)
         disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
-        let caches: [any ImageCaching] = [MemoryCache()] + (disk.map { [$0] } ?? [])
         var configuration = ImageManagerConfiguration(
-            imageCache: TieredCache(caches, decoder: coders),
+            imageCache: ImageCache(memory: [MemoryCache()], data: disk.map { [$0] } ?? [], decoder: coders),
             loader: ImageLoadersManager.standard(http: http), coders: coders)
         configuration.logger = global.makeLogger(label: "webimage.manager")
         configuration.failedURLTimeToLive = .seconds(GlobalOptions.failedURLTimeToLive)

@@ -9,15 +9,23 @@ import WebImageTesting
 struct DiskCacheTests {
     @Test func conforms() async {
         let root = TemporaryDirectory()
-        let failures = await ImageCachingConformance.run(holdsImages: false, holdsData: true) {
+        let failures = await ImageDataCachingConformance.run {
             try DiskCache(configuration: .testing(root.child(UUID().uuidString)))
+        }
+        #expect(failures == [])
+    }
+
+    @Test func conformsAsTheDataTierOfAnImageCache() async {
+        let root = TemporaryDirectory()
+        let failures = await ImageCacheConformance.run(holdsImages: false, holdsData: true) {
+            ImageCache(data: [try DiskCache(configuration: .testing(root.child(UUID().uuidString)))])
         }
         #expect(failures == [])
     }
 
     @Test func standardImageCacheConforms() async {
         let root = TemporaryDirectory()
-        let failures = await ImageCachingConformance.run(holdsImages: true, holdsData: true) {
+        let failures = await ImageCacheConformance.run(holdsImages: true, holdsData: true) {
             try ImageCache.standard(disk: .testing(root.child(UUID().uuidString)))
         }
         #expect(failures == [])

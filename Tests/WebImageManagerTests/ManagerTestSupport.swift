@@ -49,9 +49,9 @@ final class ManagerHarness: Sendable {
     }
 
     /// A new cache over the harness's directory: a new memory tier, the same disk contents.
-    func makeCache() throws -> TieredCache {
+    func makeCache() throws -> ImageCache {
         let disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil))
-        return TieredCache([MemoryCache(), disk], decoder: coders)
+        return ImageCache(memory: [MemoryCache()], data: [disk], decoder: coders)
     }
 
     /// A new manager (new memory cache) over the harness's disk directory and loader.
@@ -111,6 +111,6 @@ func failureCode<T>(_ body: () async throws -> T) async -> WebImageError.Code? {
 }
 
 /// The bytes and metadata on disk for `key`, read without decoding or promoting to memory.
-func diskEntry(_ cache: any ImageCaching, _ key: String) async throws -> CacheQueryResult? {
+func diskEntry(_ cache: ImageCache, _ key: String) async throws -> CacheQueryResult? {
     try await cache.query(forKey: key, cacheType: .disk, options: CacheQueryOptions(decodeImage: false, promoteToMemory: false))
 }

@@ -10,8 +10,14 @@ struct MemoryCacheTests {
         Image(pixels: PixelBuffer(width: bytes / 4, height: 1, alphaMode: .premultiplied, fill: RGBA8(r: seed, g: 0, b: 0)))
     }
 
-    @Test func conforms() async {
-        let failures = await ImageCachingConformance.run(holdsImages: true, holdsData: false) { MemoryCache() }
+    @Test func conforms() {
+        #expect(ImageMemoryCachingConformance.run { MemoryCache() } == [])
+    }
+
+    @Test func conformsInsideAnImageCache() async {
+        let failures = await ImageCacheConformance.run(holdsImages: true, holdsData: false) {
+            ImageCache(memory: [MemoryCache()])
+        }
         #expect(failures == [])
     }
 

@@ -26,7 +26,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 func makeManager(loader: any ImageLoading, directory: URL) throws -> ImageManager {
     let disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil, synchronousWrites: false))
-    let cache = TieredCache([MemoryCache(), disk], decoder: coders)
+    let cache = ImageCache(memory: [MemoryCache()], data: [disk], decoder: coders)
     return ImageManager(configuration: ImageManagerConfiguration(imageCache: cache, loader: loader, coders: coders))
 }
 

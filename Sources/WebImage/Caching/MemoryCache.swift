@@ -4,6 +4,7 @@ import Synchronization
 /// An exact LRU cache of decoded images, bounded by total cost and count, with an optional TTL
 /// and a per-entry cost limit (SDWebImage's `SDMemoryCache`, without `NSCache`'s guesswork).
 ///
+/// It is the memory side (``ImageMemoryCaching``) of an ``ImageCache``, as it stands.
 /// Cost is ``Image/memoryCost``: the bytes of decoded pixels, every frame for animations. Every
 /// operation is O(1) and thread-safe (one `Mutex`); lookups never suspend.
 ///
@@ -18,7 +19,7 @@ import Synchronization
 /// memory.setImage(image, forKey: "https://example.com/a.png")
 /// let again = memory.image(forKey: "https://example.com/a.png")
 /// ```
-public final class MemoryCache: ImageCaching {
+public final class MemoryCache: ImageMemoryCaching {
     /// Limits of a ``MemoryCache``.
     public struct Configuration: Hashable, Sendable {
         /// The most total cost kept; least recently used images go first. 0 or less: no limit.

@@ -6,7 +6,7 @@ extension ImageManager {
     /// Looks `key` up: memory synchronously, then the cache's other tiers; disk bytes are decoded
     /// with the request's options and (when `promote`) put in memory. Cache errors count as misses.
     func queryCache(
-        _ cache: any ImageCaching, key: String, cacheType: ImageCacheType, plan: RequestPlan, promote: Bool
+        _ cache: ImageCache, key: String, cacheType: ImageCacheType, plan: RequestPlan, promote: Bool
     ) async -> CachedImage? {
         let wantsData = plan.options.contains(.queryMemoryData)
         if cacheType.includesMemory, !wantsData, let image = cache.memoryImage(forKey: key) {
@@ -26,15 +26,18 @@ extension ImageManager {
         }
         guard let found else { return nil }
         if let image = found.image { return CachedImage(image: image, data: found.data, cacheType: found.cacheType) }
-        guard let data = found.data, let image = try? await decode(data, plan: plan, key: key) else { return nil }
+        guard let data = found.data,
+            let image = await cache.image(decodingHit: data, forKey: key, promote: promote, with: { data in
+                try await decode(data, plan: plan, key: key)
+            })
+        else { return nil }
         metrics.diskHits.increment()
-        if promote { cache.storeInMemory(image, forKey: key) }
         return CachedImage(image: image, data: data, cacheType: .disk)
     }
 
     /// Writes the original bytes as downloaded, with the response's validators, to disk (when the
     /// plan stores the original there).
-    func storeOriginalBytes(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async throws {
+    func storeOriginalBytes(plan: RequestPlan, result: ImageLoadResult, cache: ImageCache) async throws {
         guard plan.originalStoreType.includesDisk else { return }
         let response = result.response
         let metadata = CacheEntryMetadata(

@@ -93,7 +93,7 @@ extension ImageManager {
 
     /// Writes the original bytes to disk in the background unless the request waits for the
     /// store. (Each final stage puts its image in memory itself, at once.)
-    private func storeOriginal(image: Image, result: ImageLoadResult, plan: RequestPlan, cache: any ImageCaching) {
+    private func storeOriginal(image: Image, result: ImageLoadResult, plan: RequestPlan, cache: ImageCache) {
         if plan.originalStoreType.includesDisk, !plan.options.contains(.waitStoreCache) {
             Task { await pendingStore(plan: plan, result: result, cache: cache) }
         }
@@ -101,7 +101,7 @@ extension ImageManager {
 
     /// Writes the original bytes as downloaded, with the response's validators, to disk; a failure
     /// is logged.
-    private func pendingStore(plan: RequestPlan, result: ImageLoadResult, cache: any ImageCaching) async {
+    private func pendingStore(plan: RequestPlan, result: ImageLoadResult, cache: ImageCache) async {
         do {
             try await storeOriginalBytes(plan: plan, result: result, cache: cache)
         } catch {
@@ -110,9 +110,8 @@ extension ImageManager {
     }
 
     /// A 304 keeps the stored bytes: their validators and dates are refreshed from its headers.
-    private func recordRevalidation(_ plan: RequestPlan, cache: any ImageCaching, notModified: WebImageError) async {
-        guard let cache = cache as? any CacheRevalidationRecording, let response = notModified.downloadDetails?.response
-        else { return }
+    private func recordRevalidation(_ plan: RequestPlan, cache: ImageCache, notModified: WebImageError) async {
+        guard let response = notModified.downloadDetails?.response else { return }
         do {
             try await cache.recordRevalidation(forKey: plan.originalKey, http: response.cacheMetadata)
         } catch {

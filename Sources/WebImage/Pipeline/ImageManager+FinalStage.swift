@@ -57,7 +57,7 @@ extension ImageManager {
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
     /// its bytes (from the cache serializer, else encoded in the source format) on disk.
     private func storeDerived(
-        _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: any ImageCaching,
+        _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: ImageCache,
         onDisk: Bool
     ) async throws {
         let storeType = plan.finalStoreType

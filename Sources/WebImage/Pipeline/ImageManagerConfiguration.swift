@@ -13,7 +13,7 @@ public import Metrics
 /// ```
 public struct ImageManagerConfiguration: Sendable {
     /// The cache queried and stored into (SDWebImage's `imageCache`).
-    public var imageCache: any ImageCaching
+    public var imageCache: ImageCache
     /// The loader that downloads (SDWebImage's `imageLoader`).
     public var loader: any ImageLoading
     /// The coders that decode downloads and disk hits and encode transformed images.
@@ -47,7 +47,7 @@ public struct ImageManagerConfiguration: Sendable {
     public var metricsFactory: (any MetricsFactory)?
 
     /// A configuration from its three components.
-    public init(imageCache: any ImageCaching, loader: any ImageLoading, coders: any ImageCoding) {
+    public init(imageCache: ImageCache, loader: any ImageLoading, coders: any ImageCoding) {
         self.imageCache = imageCache
         self.loader = loader
         self.coders = coders

@@ -13,10 +13,10 @@ extension ImageRequest {
     /// ```
     public struct Caching: Sendable {
         /// The cache to use instead of the manager's (`imageCache`).
-        public var cache: (any ImageCaching)?
+        public var cache: ImageCache?
         /// The cache for the original image, instead of ``cache`` or the manager's
         /// (`originalImageCache`).
-        public var originalCache: (any ImageCaching)?
+        public var originalCache: ImageCache?
         /// Maps the URL to a cache key (`cacheKeyFilter`). `nil` from the filter disables caching
         /// for the request: nothing is looked up or stored, the image is loaded every time. An
         /// empty key fails the request with ``WebImageError/Code/invalidCacheKey``.

@@ -11,13 +11,13 @@ extension ImageRequest {
     // MARK: Caching
 
     /// Shorthand for `caching.cache` (``Caching/cache``, canonical).
-    public var imageCache: (any ImageCaching)? {
+    public var imageCache: ImageCache? {
         get { caching.cache }
         set { caching.cache = newValue }
     }
 
     /// Shorthand for `caching.originalCache` (``Caching/originalCache``, canonical).
-    public var originalImageCache: (any ImageCaching)? {
+    public var originalImageCache: ImageCache? {
         get { caching.originalCache }
         set { caching.originalCache = newValue }
     }

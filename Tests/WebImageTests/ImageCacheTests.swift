@@ -24,67 +24,87 @@ final class RawTestDecoder: ImageDecoding {
     }
 }
 
-@Suite("TieredCache")
-struct TieredCacheTests {
-    @Test func conformsOverMemoryAndADiskDouble() async {
-        let failures = await ImageCachingConformance.run(holdsImages: true, holdsData: true) {
-            TieredCache([MemoryCache(), TestImageCache(tiers: .disk)])
+@Suite("ImageCache")
+struct ImageCacheTests {
+    @Test func conformsOverMemoryAndADataDouble() async {
+        let failures = await ImageCacheConformance.run(holdsImages: true, holdsData: true) {
+            ImageCache(memory: [MemoryCache()], data: [TestImageCache()])
         }
         #expect(failures == [])
     }
 
-    @Test func testDoubleConforms() async {
-        for tiers in [ImageCacheType.all, .memory, .disk] {
-            let failures = await ImageCachingConformance.run(
-                holdsImages: tiers.includesMemory, holdsData: tiers.includesDisk
-            ) { TestImageCache(tiers: tiers) }
-            #expect(failures == [], "tiers \(tiers)")
+    @Test func testDoubleConformsOnEachSide() async {
+        #expect(ImageMemoryCachingConformance.run { TestImageCache() } == [])
+        #expect(await ImageDataCachingConformance.run { TestImageCache() } == [])
+        for (memory, data) in [(true, true), (true, false), (false, true)] {
+            let failures = await ImageCacheConformance.run(holdsImages: memory, holdsData: data) {
+                let double = TestImageCache()
+                return ImageCache(memory: memory ? [double] : [], data: data ? [double] : [])
+            }
+            #expect(failures == [], "memory \(memory), data \(data)")
         }
     }
 
     @Test func serialQueryStopsAtTheFirstHit() async throws {
         let first = TestImageCache()
         let second = TestImageCache()
-        let cache = TieredCache([first, second])
-        try await second.store(data: Data([1]), forKey: "k", cacheType: .disk)
-        try await first.store(data: Data([2]), forKey: "k", cacheType: .disk)
+        let cache = ImageCache(data: [first, second])
+        try await second.setData(Data([1]), forKey: "k", metadata: nil)
+        try await first.setData(Data([2]), forKey: "k", metadata: nil)
         let hit = try await cache.query(forKey: "k", cacheType: .all)
         #expect(hit?.data == Data([2]))
-        #expect(second.operations == ["store k disk"])  // never asked
+        #expect(second.operations == ["setData k"])  // never asked
         #expect(try await cache.query(forKey: "missing", cacheType: .all) == nil)
-        #expect(first.operations.last == "query missing all" && second.operations.last == "query missing all")
+        #expect(first.operations.last == "entry missing" && second.operations.last == "entry missing")
     }
 
-    @Test func highestAndLowestOnlyReachOneCache() async throws {
+    @Test func highestAndLowestOnlyReachOneTier() async throws {
         let first = TestImageCache()
         let second = TestImageCache()
-        let highest = TieredCache(
-            [first, second],
-            policies: TieredCachePolicies(query: .highestOnly, store: .highestOnly, remove: .lowestOnly, contains: .lowestOnly, clear: .highestOnly))
+        let highest = ImageCache(
+            data: [first, second],
+            policies: ImageCache.Policies(query: .highestOnly, store: .highestOnly, remove: .lowestOnly, contains: .lowestOnly, clear: .highestOnly))
         try await highest.store(data: Data([1]), forKey: "k", cacheType: .disk)
-        #expect(try await first.contains(forKey: "k", cacheType: .all) == .disk)
-        #expect(try await second.contains(forKey: "k", cacheType: .all) == .none)
+        #expect(try await first.containsData(forKey: "k"))
+        #expect(try await !second.containsData(forKey: "k"))
         #expect(try await highest.contains(forKey: "k", cacheType: .all) == .none)  // asks the lowest only
-        try await second.store(data: Data([9]), forKey: "k", cacheType: .disk)
+        try await second.setData(Data([9]), forKey: "k", metadata: nil)
         try await highest.remove(forKey: "k", cacheType: .all)  // removes from the lowest only
         #expect(try await highest.query(forKey: "k", cacheType: .all)?.data == Data([1]))
         try await highest.clear(cacheType: .all)
         #expect(try await highest.query(forKey: "k", cacheType: .all) == nil)
     }
 
-    @Test func concurrentPoliciesReachEveryCache() async throws {
+    @Test("A policy applies to each side: highestOnly stores into the first memory tier and the first data tier")
+    func policiesApplyPerSide() async throws {
+        let memory = [MemoryCache(), MemoryCache()]
+        let data = [TestImageCache(), TestImageCache()]
+        let cache = ImageCache(memory: memory, data: data, policies: ImageCache.Policies(store: .highestOnly))
+        try await cache.store(image: ImageCacheConformance.image(seed: 1), data: Data([1]), forKey: "k", cacheType: .all)
+        #expect(memory.map(\.count) == [1, 0])
+        #expect(try await data[0].containsData(forKey: "k"))
+        #expect(try await !data[1].containsData(forKey: "k"))
+        let lowest = ImageCache(memory: memory, data: data, policies: ImageCache.Policies(store: .lowestOnly))
+        try await lowest.store(image: ImageCacheConformance.image(seed: 2), data: Data([2]), forKey: "l", cacheType: .all)
+        #expect(memory.map(\.count) == [1, 1])
+        #expect(try await data[1].data(forKey: "l") == Data([2]))
+    }
+
+    @Test func concurrentPoliciesReachEveryTier() async throws {
         let first = TestImageCache()
         let second = TestImageCache()
-        let cache = TieredCache(
-            [first, second],
-            policies: TieredCachePolicies(query: .concurrent, store: .concurrent, remove: .concurrent, contains: .concurrent, clear: .concurrent))
-        try await cache.store(image: ImageCachingConformance.image(seed: 1), data: Data([5]), forKey: "k", cacheType: .all)
-        #expect(first.operations == ["store k all"] && second.operations == ["store k all"])
-        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // the union of both answers
-        try await second.remove(forKey: "k", cacheType: .memory)
-        try await first.remove(forKey: "k", cacheType: .disk)
-        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // memory from one, disk from the other
+        let cache = ImageCache(
+            memory: [first, second], data: [first, second],
+            policies: ImageCache.Policies(query: .concurrent, store: .concurrent, remove: .concurrent, contains: .concurrent, clear: .concurrent))
+        try await cache.store(image: ImageCacheConformance.image(seed: 1), data: Data([5]), forKey: "k", cacheType: .all)
+        #expect(first.operations == ["setImage k", "setData k"] && second.operations == ["setImage k", "setData k"])
+        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // the union of every answer
+        second.removeImage(forKey: "k")
+        try await first.removeData(forKey: "k")
+        #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // memory from one, data from the other
         #expect(try await cache.query(forKey: "k", cacheType: .all) != nil)
+        first.removeImage(forKey: "k")  // now only the second tier's bytes are left
+        #expect(try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(decodeImage: false))?.data == Data([5]))
         try await cache.clear(cacheType: .all)
         #expect(try await cache.totalCount(cacheType: .all) == 0)
     }
@@ -93,7 +113,7 @@ struct TieredCacheTests {
         let memory = MemoryCache()
         let disk = TestImageCache()
         let decoder = RawTestDecoder()
-        let cache = TieredCache([memory, disk], decoder: decoder)
+        let cache = ImageCache(memory: [memory], data: [disk], decoder: decoder)
         let bytes = RawTestDecoder.encode(width: 3, height: 2, fill: RGBA8(r: 9, g: 8, b: 7))
         var metadata = CacheEntryMetadata(contentType: "image/x-raw")
         metadata.http.etag = "\"e\""
@@ -115,10 +135,18 @@ struct TieredCacheTests {
         #expect(withData?.cacheType == .memory && withData?.data == bytes && withData?.image === hit.image)
     }
 
+    @Test func aDecodedDataHitGoesIntoEveryMemoryTier() async throws {
+        let memory = [MemoryCache(), MemoryCache()]
+        let cache = ImageCache(memory: memory, data: [TestImageCache()], decoder: RawTestDecoder())
+        try await cache.store(data: RawTestDecoder.encode(width: 2, height: 2, fill: .white), forKey: "k", cacheType: .disk)
+        let hit = try await cache.query(forKey: "k", cacheType: .all)
+        #expect(hit?.image != nil && memory.allSatisfy { $0.image(forKey: "k") === hit?.image })
+    }
+
     @Test("A thumbnail or first-frame decode of a disk hit never goes into memory under the full-size key")
     func reducedDecodesAreNotPromoted() async throws {
         let memory = MemoryCache()
-        let cache = TieredCache([memory, TestImageCache(tiers: .disk)], decoder: RawTestDecoder())
+        let cache = ImageCache(memory: [memory], data: [TestImageCache()], decoder: RawTestDecoder())
         try await cache.store(data: RawTestDecoder.encode(width: 8, height: 8, fill: .white), forKey: "k", cacheType: .disk)
         var thumbnail = CacheQueryOptions()
         thumbnail.decodingOptions.thumbnailPixelSize = PixelSize(width: 2, height: 2)
@@ -137,7 +165,7 @@ struct TieredCacheTests {
         let memory = MemoryCache()
         let disk = TestImageCache()
         let decoder = RawTestDecoder()
-        let cache = TieredCache([memory, disk], decoder: decoder)
+        let cache = ImageCache(memory: [memory], data: [disk], decoder: decoder)
         try await cache.store(data: RawTestDecoder.encode(width: 1, height: 1, fill: .white), forKey: "k", cacheType: .disk)
         let dataOnly = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(decodeImage: false))
         #expect(dataOnly?.image == nil && dataOnly?.data != nil)
@@ -150,10 +178,19 @@ struct TieredCacheTests {
         #expect(memory.count == 0)
     }
 
+    @Test func revalidationReachesEveryDataTier() async throws {
+        let tiers = [TestImageCache(), TestImageCache()]
+        let cache = ImageCache(memory: [MemoryCache()], data: tiers)
+        try await cache.store(data: Data([1]), metadata: CacheEntryMetadata(http: HTTPCacheMetadata(etag: "\"a\"")), forKey: "k")
+        #expect(try await cache.recordRevalidation(forKey: "k", http: HTTPCacheMetadata(etag: "\"b\"")))
+        for tier in tiers { #expect(try await tier.entry(forKey: "k")?.metadata.http.etag == "\"b\"") }
+        #expect(try await !cache.recordRevalidation(forKey: "missing", http: HTTPCacheMetadata(etag: "\"b\"")))
+    }
+
     @Test func errorsFromATierPropagate() async throws {
         let failing = TestImageCache()
         failing.failure = WebImageError(.cacheIO, "disk full")
-        let cache = TieredCache([MemoryCache(), failing])
+        let cache = ImageCache(memory: [MemoryCache()], data: [failing])
         await #expect(throws: WebImageError.self) { try await cache.store(data: Data([1]), forKey: "k") }
         await #expect(throws: WebImageError.self) { try await cache.query(forKey: "k", cacheType: .all) }
     }

@@ -1,22 +1,26 @@
 public import Foundation
 public import WebImage
 
-/// The behaviour every ``ImageCaching`` implementation must show, as a suite that returns its
-/// failures (so it runs under any test framework).
+/// The behaviour every ``ImageCache`` shows over its tiers, as a suite that returns its failures
+/// (so it runs under any test framework): queries, stores, removals, `contains` and totals per
+/// ``ImageCacheType``, the synchronous memory path, the empty key, concurrent use.
 ///
-/// Each check gets a fresh, empty cache from the factory. Declare what the cache holds:
-/// images (a memory tier), bytes (a disk tier), or both.
+/// Each check gets a fresh, empty cache from the factory. Declare what the cache holds: images
+/// (memory tiers), bytes (data tiers), or both. Each side's own suite is
+/// ``ImageMemoryCachingConformance`` and ``ImageDataCachingConformance``.
 ///
 /// ```swift
-/// @Test func memoryCacheConforms() async throws {
-///     let failures = await ImageCachingConformance.run(holdsImages: true, holdsData: false) { MemoryCache() }
+/// @Test func memoryAndDiskConform() async throws {
+///     let failures = await ImageCacheConformance.run(holdsImages: true, holdsData: true) {
+///         ImageCache(memory: [MemoryCache()], data: [try DiskCache(configuration: configuration)])
+///     }
 ///     #expect(failures == [])
 /// }
 /// ```
-public enum ImageCachingConformance {
+public enum ImageCacheConformance {
     /// Runs every check; returns one line per failure (empty when the cache conforms).
     public static func run(
-        holdsImages: Bool, holdsData: Bool, makeCache: @Sendable () async throws -> any ImageCaching
+        holdsImages: Bool, holdsData: Bool, makeCache: @Sendable () async throws -> ImageCache
     ) async -> [String] {
         let suite = Checks(holdsImages: holdsImages, holdsData: holdsData)
         var failures: [String] = []
@@ -49,8 +53,12 @@ public enum ImageCachingConformance {
     }
 }
 
+/// The composite suite's former name.
+@available(*, deprecated, renamed: "ImageCacheConformance")
+public typealias ImageCachingConformance = ImageCacheConformance
+
 private struct Checks: Sendable {
-    typealias Check = @Sendable (any ImageCaching) async throws -> [String]
+    typealias Check = @Sendable (ImageCache) async throws -> [String]
     let holdsImages: Bool
     let holdsData: Bool
 
@@ -64,7 +72,7 @@ private struct Checks: Sendable {
         ]
     }
 
-    func empty(_ cache: any ImageCaching) async throws -> [String] {
+    func empty(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
         if try await cache.query(forKey: "missing", cacheType: .all) != nil { failures.append("query hit on empty cache") }
         if try await cache.contains(forKey: "missing", cacheType: .all) != .none { failures.append("contains on empty") }
@@ -74,10 +82,10 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func storeAndQuery(_ cache: any ImageCaching) async throws -> [String] {
+    func storeAndQuery(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
-        let image = ImageCachingConformance.image(seed: 1)
-        let data = ImageCachingConformance.data(seed: 1)
+        let image = ImageCacheConformance.image(seed: 1)
+        let data = ImageCacheConformance.data(seed: 1)
         try await cache.store(image: image, data: data, forKey: "a", cacheType: .all)
         guard let hit = try await cache.query(forKey: "a", cacheType: .all) else { return ["no hit after store"] }
         if holdsImages, hit.image !== image { failures.append("query(.all) did not return the stored image") }
@@ -94,7 +102,7 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func metadata(_ cache: any ImageCaching) async throws -> [String] {
+    func metadata(_ cache: ImageCache) async throws -> [String] {
         guard holdsData else { return [] }
         var stored = CacheEntryMetadata(
             originalURL: URL(string: "https://example.com/a.webp?x=1"), contentType: "image/webp",
@@ -102,7 +110,7 @@ private struct Checks: Sendable {
                 etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", cacheControl: "max-age=600",
                 expires: "Wed, 21 Oct 2015 08:28:00 GMT", date: "Wed, 21 Oct 2015 07:28:00 GMT", age: 12),
             extendedData: Data([1, 2, 3, 0, 255]))
-        let data = ImageCachingConformance.data(seed: 2, count: 777)
+        let data = ImageCacheConformance.data(seed: 2, count: 777)
         try await cache.store(data: data, metadata: stored, forKey: "m", cacheType: .disk)
         let options = CacheQueryOptions(decodeImage: false)
         guard let read = try await cache.query(forKey: "m", cacheType: .disk, options: options)?.metadata else {
@@ -119,9 +127,9 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func containsPerType(_ cache: any ImageCaching) async throws -> [String] {
+    func containsPerType(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
-        try await cache.store(image: ImageCachingConformance.image(seed: 3), data: ImageCachingConformance.data(seed: 3), forKey: "c", cacheType: .all)
+        try await cache.store(image: ImageCacheConformance.image(seed: 3), data: ImageCacheConformance.data(seed: 3), forKey: "c", cacheType: .all)
         let memory = try await cache.contains(forKey: "c", cacheType: .memory)
         let disk = try await cache.contains(forKey: "c", cacheType: .disk)
         let any = try await cache.contains(forKey: "c", cacheType: .all)
@@ -133,24 +141,24 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func noneType(_ cache: any ImageCaching) async throws -> [String] {
+    func noneType(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
-        try await cache.store(image: ImageCachingConformance.image(seed: 4), data: ImageCachingConformance.data(seed: 4), forKey: "n", cacheType: .none)
+        try await cache.store(image: ImageCacheConformance.image(seed: 4), data: ImageCacheConformance.data(seed: 4), forKey: "n", cacheType: .none)
         if try await cache.contains(forKey: "n", cacheType: .all) != .none { failures.append("store(.none) stored") }
-        try await cache.store(image: ImageCachingConformance.image(seed: 4), data: ImageCachingConformance.data(seed: 4), forKey: "n", cacheType: .all)
+        try await cache.store(image: ImageCacheConformance.image(seed: 4), data: ImageCacheConformance.data(seed: 4), forKey: "n", cacheType: .all)
         if try await cache.query(forKey: "n", cacheType: .none) != nil { failures.append("query(.none) hit") }
         if try await cache.contains(forKey: "n", cacheType: .none) != .none { failures.append("contains(.none) hit") }
         return failures
     }
 
-    func memoryOnlyStore(_ cache: any ImageCaching) async throws -> [String] {
-        try await cache.store(image: ImageCachingConformance.image(seed: 5), data: ImageCachingConformance.data(seed: 5), forKey: "mo", cacheType: .memory)
+    func memoryOnlyStore(_ cache: ImageCache) async throws -> [String] {
+        try await cache.store(image: ImageCacheConformance.image(seed: 5), data: ImageCacheConformance.data(seed: 5), forKey: "mo", cacheType: .memory)
         let found = try await cache.contains(forKey: "mo", cacheType: .all)
         return found == (holdsImages ? .memory : .none) ? [] : ["after store(.memory) contains = \(found)"]
     }
 
-    func diskOnlyStore(_ cache: any ImageCaching) async throws -> [String] {
-        try await cache.store(image: ImageCachingConformance.image(seed: 6), data: ImageCachingConformance.data(seed: 6), forKey: "do", cacheType: .disk)
+    func diskOnlyStore(_ cache: ImageCache) async throws -> [String] {
+        try await cache.store(image: ImageCacheConformance.image(seed: 6), data: ImageCacheConformance.data(seed: 6), forKey: "do", cacheType: .disk)
         var failures: [String] = []
         let found = try await cache.contains(forKey: "do", cacheType: .disk)
         if found != (holdsData ? .disk : .none) { failures.append("after store(.disk) contains(.disk) = \(found)") }
@@ -158,25 +166,25 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func overwrite(_ cache: any ImageCaching) async throws -> [String] {
-        let first = ImageCachingConformance.image(seed: 7)
-        let second = ImageCachingConformance.image(seed: 8)
-        try await cache.store(image: first, data: ImageCachingConformance.data(seed: 7, count: 100), forKey: "o", cacheType: .all)
-        try await cache.store(image: second, data: ImageCachingConformance.data(seed: 8, count: 50), forKey: "o", cacheType: .all)
+    func overwrite(_ cache: ImageCache) async throws -> [String] {
+        let first = ImageCacheConformance.image(seed: 7)
+        let second = ImageCacheConformance.image(seed: 8)
+        try await cache.store(image: first, data: ImageCacheConformance.data(seed: 7, count: 100), forKey: "o", cacheType: .all)
+        try await cache.store(image: second, data: ImageCacheConformance.data(seed: 8, count: 50), forKey: "o", cacheType: .all)
         var failures: [String] = []
         if holdsImages, cache.memoryImage(forKey: "o") !== second { failures.append("memory kept the old image") }
         if holdsData {
             let hit = try await cache.query(forKey: "o", cacheType: .disk, options: CacheQueryOptions(decodeImage: false))
-            if hit?.data != ImageCachingConformance.data(seed: 8, count: 50) { failures.append("disk kept the old bytes") }
+            if hit?.data != ImageCacheConformance.data(seed: 8, count: 50) { failures.append("disk kept the old bytes") }
             if try await cache.totalCount(cacheType: .disk) != 1 { failures.append("overwrite added a disk entry") }
         }
         return failures
     }
 
-    func remove(_ cache: any ImageCaching) async throws -> [String] {
+    func remove(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
         for key in ["r1", "r2"] {
-            try await cache.store(image: ImageCachingConformance.image(seed: 9), data: ImageCachingConformance.data(seed: 9), forKey: key, cacheType: .all)
+            try await cache.store(image: ImageCacheConformance.image(seed: 9), data: ImageCacheConformance.data(seed: 9), forKey: key, cacheType: .all)
         }
         try await cache.remove(forKey: "r1", cacheType: .all)
         if try await cache.contains(forKey: "r1", cacheType: .all) != .none { failures.append("removed key still present") }
@@ -190,9 +198,9 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func clear(_ cache: any ImageCaching) async throws -> [String] {
+    func clear(_ cache: ImageCache) async throws -> [String] {
         for index in 0..<5 {
-            try await cache.store(image: ImageCachingConformance.image(seed: index), data: ImageCachingConformance.data(seed: index), forKey: "k\(index)", cacheType: .all)
+            try await cache.store(image: ImageCacheConformance.image(seed: index), data: ImageCacheConformance.data(seed: index), forKey: "k\(index)", cacheType: .all)
         }
         try await cache.clear(cacheType: .all)
         var failures: [String] = []
@@ -202,13 +210,13 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func totals(_ cache: any ImageCaching) async throws -> [String] {
+    func totals(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
         var bytes = 0
         var cost = 0
         for index in 0..<6 {
-            let image = ImageCachingConformance.image(seed: index)
-            let data = ImageCachingConformance.data(seed: index, count: 100 + index)
+            let image = ImageCacheConformance.image(seed: index)
+            let data = ImageCacheConformance.data(seed: index, count: 100 + index)
             bytes += data.count
             cost += image.memoryCost
             try await cache.store(image: image, data: data, forKey: "t\(index)", cacheType: .all)
@@ -225,8 +233,8 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func synchronousMemoryPath(_ cache: any ImageCaching) async throws -> [String] {
-        let image = ImageCachingConformance.image(seed: 10)
+    func synchronousMemoryPath(_ cache: ImageCache) async throws -> [String] {
+        let image = ImageCacheConformance.image(seed: 10)
         cache.storeInMemory(image, forKey: "s")
         let found = cache.memoryImage(forKey: "s")
         if holdsImages { return found === image ? [] : ["storeInMemory then memoryImage missed"] }
@@ -234,11 +242,11 @@ private struct Checks: Sendable {
     }
 
     /// The empty string is not a key: a store fails with `invalidCacheKey` and keeps nothing.
-    func emptyKey(_ cache: any ImageCaching) async throws -> [String] {
+    func emptyKey(_ cache: ImageCache) async throws -> [String] {
         var failures: [String] = []
-        let image = ImageCachingConformance.image(seed: 11)
+        let image = ImageCacheConformance.image(seed: 11)
         do {
-            try await cache.store(image: image, data: ImageCachingConformance.data(seed: 11), forKey: "", cacheType: .all)
+            try await cache.store(image: image, data: ImageCacheConformance.data(seed: 11), forKey: "", cacheType: .all)
             failures.append("store under \"\" did not throw")
         } catch let error as WebImageError where error.code == .invalidCacheKey {
         } catch {
@@ -251,7 +259,7 @@ private struct Checks: Sendable {
         return failures
     }
 
-    func concurrentUse(_ cache: any ImageCaching) async throws -> [String] {
+    func concurrentUse(_ cache: ImageCache) async throws -> [String] {
         try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -259,8 +267,8 @@ private struct Checks: Sendable {
                     for index in 0..<12 {
                         let seed = worker * 100 + index
                         let key = "w\(worker)-\(index)"
-                        let image = ImageCachingConformance.image(seed: seed)
-                        let data = ImageCachingConformance.data(seed: seed, count: 64 + index)
+                        let image = ImageCacheConformance.image(seed: seed)
+                        let data = ImageCacheConformance.data(seed: seed, count: 64 + index)
                         try await cache.store(image: image, data: data, forKey: key, cacheType: .all)
                         let options = CacheQueryOptions(decodeImage: false, includeData: true)
                         let hit = try await cache.query(forKey: key, cacheType: .all, options: options)
