@@ -10,7 +10,7 @@ public import Foundation
 /// ```swift
 /// var metadata = CacheEntryMetadata(originalURL: url, contentType: "image/png")
 /// metadata.http.etag = "\"abc\""
-/// try await cache.store(.data(bytes), forKey: url.absoluteString, cacheType: .disk, metadata: metadata)
+/// try await cache.store(.data(bytes, metadata: metadata), forKey: url.absoluteString, cacheType: .disk)
 /// ```
 public struct CacheEntryMetadata: Hashable, Sendable {
     /// The URL the bytes were loaded from, if any.
