@@ -29,7 +29,7 @@ struct ManagerStageEventsTests {
             harness.server.route("/f.png", response: .ok(try Fixture.png()))
             let cache = TestImageCache()
             cache.failure = WebImageError(.cacheIO, "disk unplugged")
-            let manager = try harness.makeManager { $0.imageCache = cache }
+            let manager = try harness.makeManager { $0.imageCache = ImageCache(memory: [cache], data: [cache]) }
             let stream = manager.events()
             let url = harness.server.url("/f.png")
             // The cache's errors count as a miss and a lost store: the image is still delivered.
@@ -74,7 +74,7 @@ struct ManagerStageEventsTests {
             harness.server.route("/p.png", response: .ok(try Fixture.png()))
             let cache = TestImageCache()
             cache.failure = WebImageError(.cacheIO, "disk unplugged")
-            let manager = try harness.makeManager { $0.imageCache = cache }
+            let manager = try harness.makeManager { $0.imageCache = ImageCache(memory: [cache], data: [cache]) }
             let stream = manager.events()
             let url = harness.server.url("/p.png")
             let prefetcher = ImagePrefetcher(manager: manager, destination: .diskOnly)

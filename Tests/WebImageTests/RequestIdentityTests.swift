@@ -161,8 +161,8 @@ struct RequestIdentityTests {
     // MARK: Objects and closures, pinned keys, shorthands
 
     static let componentChanges: [Change] = [
-        Change(name: "cache") { $0.caching.cache = MemoryCache() },
-        Change(name: "original cache") { $0.caching.originalCache = MemoryCache() },
+        Change(name: "cache") { $0.caching.cache = ImageCache(memory: [MemoryCache()]) },
+        Change(name: "original cache") { $0.caching.originalCache = ImageCache(memory: [MemoryCache()]) },
         Change(name: "serializer") { $0.caching.serializer = { _, data, _ in data } },
         Change(name: "coder") { $0.decoding.coder = ImageCodersManager() },
         Change(name: "loader") { $0.loading.loader = FileImageLoader() },
