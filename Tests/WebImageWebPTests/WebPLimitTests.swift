@@ -21,7 +21,7 @@ struct WebPLimitTests {
         #expect(bomb.count == 38)
         let error = try #require(throws: WebImageError.self) { try WebPCoder().decode(bomb) }
         #expect(error.code == .badImageData)
-        #expect(error.message.contains("chunk VP8L declares 4096 bytes"), "\(error.message)")
+        #expect(error.message.contains("truncated"), "\(error.message)")
     }
 
     @Test("The header probe reads 10000×10000 from a 30-byte WebP without decoding it")
