@@ -1,82 +1,59 @@
 import Foundation
+import WebImageTesting
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// How a child process ended and what it cost, from `wait4`'s resource usage.
+/// How a child process ended and what it cost, as `webimage-peak-rss` measured it (`wait4`'s
+/// `ru_maxrss` of a child forked from that small launcher, not from the large test process).
 struct ChildResourceUsage: Sendable {
     /// The exit status, or 128 + the signal that ended it.
     var status: Int32
-    /// The child's peak resident set size in bytes (`ru_maxrss`).
+    /// The child's peak resident set size in bytes.
     var peakResidentBytes: Int
     /// Wall-clock seconds until it ended (reported, never asserted).
     var seconds: Double
-    /// Whether it was killed for running past its limit.
-    var killed: Bool
     var stdout: String
     var stderr: String
 
     var peakMegabytes: Double { Double(peakResidentBytes) / 1_048_576 }
+    /// Whether the launcher killed it at the time limit.
+    var killed: Bool { status == 128 + 9 }
 
-    /// Runs `executable arguments…` (give absolute paths; `directory` holds its output and cache) to its end (SIGKILL after `limit` seconds) on a
-    /// thread of its own, and reports its peak memory as the kernel measured it.
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL, limit: Double) async throws
+    /// Runs `executable arguments…` (absolute paths; `directory` holds its output and its
+    /// `XDG_CACHE_HOME`) to its end, killing it after `limit` seconds.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, limit: Int) async throws
         -> ChildResourceUsage
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(executable, arguments, in: directory, limit: limit) })
-            }
+        let report = directory.appendingPathComponent("peak-rss.txt")
+        let out = directory.appendingPathComponent("child-stdout.txt")
+        let err = directory.appendingPathComponent("child-stderr.txt")
+        for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
         }
-    }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL, limit: Double) throws
-        -> ChildResourceUsage
-    {
-        let outPath = directory.appendingPathComponent("child-stdout.txt").path
-        let errPath = directory.appendingPathComponent("child-stderr.txt").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
+        let process = Process()
+        process.executableURL = try BuiltProducts.executable(named: "webimage-peak-rss")
+        process.arguments = [report.path, String(limit), executable.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outHandle
+        process.standardError = errHandle
 
         let start = ContinuousClock.now
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-
-        var rawStatus: Int32 = 0
-        var usage = rusage()
-        var killed = false
-        while true {
-            let result = wait4(pid, &rawStatus, WNOHANG, &usage)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
-            if !killed, ContinuousClock.now - start > .seconds(limit) {
-                kill(pid, SIGKILL)
-                killed = true
-            }
-            usleep(10_000)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
         }
         let elapsed = ContinuousClock.now - start
-        let signal = rawStatus & 0x7F
-        let status = signal == 0 ? (rawStatus >> 8) & 0xFF : 128 + signal
-        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let kilobytes = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return ChildResourceUsage(
-            status: status, peakResidentBytes: Int(usage.ru_maxrss) * 1024,
+            status: process.terminationStatus, peakResidentBytes: (Int(kilobytes) ?? .max / 1024) * 1024,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            killed: killed, stdout: read(outPath), stderr: read(errPath))
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }

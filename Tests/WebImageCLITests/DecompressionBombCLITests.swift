@@ -4,7 +4,8 @@ import WebImageCodecs
 import WebImageTesting
 
 /// `webimage convert` and `info` on decompression bombs, as child processes whose peak memory the
-/// kernel measures (`wait4`'s `ru_maxrss`). Memory is asserted, never time.
+/// kernel measures (`wait4`'s `ru_maxrss`, through the `webimage-peak-rss` launcher). Memory is
+/// asserted, never time.
 ///
 /// `WEBIMAGE_BOMB_EXECUTABLE` runs another build of the tool (e.g. an older one, to measure the
 /// figures before a fix) and `WEBIMAGE_BOMB_TIME_LIMIT` kills each run after that many seconds
@@ -23,8 +24,8 @@ struct DecompressionBombCLITests {
         }
     }
 
-    static var timeLimit: Double {
-        ProcessInfo.processInfo.environment["WEBIMAGE_BOMB_TIME_LIMIT"].flatMap(Double.init) ?? 300
+    static var timeLimit: Int {
+        ProcessInfo.processInfo.environment["WEBIMAGE_BOMB_TIME_LIMIT"].flatMap(Int.init) ?? 300
     }
 
     static func run(_ arguments: [String], in directory: URL, label: String) async throws -> ChildResourceUsage {
