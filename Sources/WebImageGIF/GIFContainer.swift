@@ -81,7 +81,9 @@ struct GIFContainer: Sendable {
     /// at least one complete image.
     ///
     /// With `limits` (a decode), sizes are checked as they are met, before any pixel is decoded:
-    /// the logical screen, each frame's rectangle, the canvas and the extent of all frames against
+    /// each frame's rectangle, the canvas (the logical screen enlarged by frame 0, checked when
+    /// frame 0 is met, so that bytes without a complete image stay `badImageData`) and the extent
+    /// of all frames against
     /// ``ImageDecodingOptions/maxPixelCount``, and the frames counted so far against
     /// ``ImageDecodingOptions/maxAnimationPixelCount`` (all `tooLarge`). The walk stops after
     /// frame 0 when ``ImageDecodingOptions/firstFrameOnly`` is set. Without `limits` (a header
@@ -93,9 +95,6 @@ struct GIFContainer: Sendable {
         let width = reader.uint16(at: 6), height = reader.uint16(at: 8)
         let flags = bytes[10]
         screenSize = PixelSize(width: width, height: height)
-        if let limits, screenSize.pixelCount > limits.maxPixelCount {
-            throw WebImageError.tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
-        }
         var offset = 13
         if flags & 0x80 != 0 {
             let length = 3 << (Int(flags & 0x07) + 1)

@@ -34,6 +34,12 @@ int main(int argc, char **argv) {
     const char *report = argv[1];
     unsigned seconds = (unsigned)strtoul(argv[2], NULL, 10);
 
+    /* The spawning process may have blocked signals (Foundation's Process passes its thread's
+       mask on): the alarm below and the command's own signal handling need them delivered. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+
     pid_t pid = fork();
     if (pid < 0) {
         perror("webimage-peak-rss: fork");

@@ -8,7 +8,7 @@ import WebImageTesting
 /// Size limits checked while the blocks are walked, the animation budget, first-frame-only work.
 @Suite("GIF limits")
 struct GIFLimitTests {
-    @Test("A 65535×65535 logical screen is tooLarge before any frame is indexed")
+    @Test("A 65535×65535 logical screen is tooLarge as soon as frame 0 is met")
     func hugeCanvas() throws {
         let bomb = DecompressionBombs.gifCanvas()
         let error = try #require(throws: WebImageError.self) {
