@@ -85,6 +85,9 @@ let package = Package(
             dependencies: ["WebImageDiskCache", "WebImageTesting"],
             swiftSettings: swiftSettings),
 
+        // A launcher that reports the peak memory of a child process, for the CLI's memory tests.
+        .executableTarget(name: "webimage-peak-rss", path: "Sources/webimage-peak-rss"),
+
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
 
@@ -167,7 +170,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCLITests",
-            dependencies: ["webimage", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
+            dependencies: ["webimage", "webimage-peak-rss", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

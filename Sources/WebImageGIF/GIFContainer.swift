@@ -73,9 +73,22 @@ struct GIFContainer: Sendable {
         return prefix == Array("GIF87a".utf8) || prefix == Array("GIF89a".utf8)
     }
 
+    /// How many bytes the walk read (it stops early for first-frame-only decoding and at the
+    /// animation budget).
+    var scannedLength: Int
+
     /// Parses the block structure of `bytes`. Throws `badImageData` for anything but a GIF with
     /// at least one complete image.
-    init(parsing bytes: UnsafeRawBufferPointer) throws {
+    ///
+    /// With `limits` (a decode), sizes are checked as they are met, before any pixel is decoded:
+    /// each frame's rectangle, the canvas (the logical screen enlarged by frame 0, checked when
+    /// frame 0 is met, so that bytes without a complete image stay `badImageData`) and the extent
+    /// of all frames against
+    /// ``ImageDecodingOptions/maxPixelCount``, and the frames counted so far against
+    /// ``ImageDecodingOptions/maxAnimationPixelCount`` (all `tooLarge`). The walk stops after
+    /// frame 0 when ``ImageDecodingOptions/firstFrameOnly`` is set. Without `limits` (a header
+    /// probe) every frame is indexed and nothing is refused for its size.
+    init(parsing bytes: UnsafeRawBufferPointer, limits: ImageDecodingOptions? = nil) throws {
         guard Self.hasSignature(bytes) else { throw WebImageError.badData("not a GIF (bad signature)") }
         guard bytes.count >= 13 else { throw WebImageError.badData("GIF truncated in the logical screen descriptor") }
         var reader = GIFByteReader(bytes: bytes, offset: 6)
@@ -93,24 +106,35 @@ struct GIFContainer: Sendable {
         }
         headerLength = offset
         reader.offset = offset
-        let (frames, loopCount) = Self.walkBlocks(&reader)
+        var limiter = limits.map { GIFWalkLimiter(options: $0, screenSize: PixelSize(width: width, height: height)) }
+        let (frames, loopCount) = try Self.walkBlocks(&reader) { frame, count in
+            try limiter?.admit(frame, count: count) ?? true
+        }
         self.frames = frames
         rawLoopCount = loopCount
+        scannedLength = reader.offset
         guard let first = frames.first else {
             throw WebImageError.badData("GIF has no complete image")
         }
-        canvasSize = PixelSize(
-            width: max(width, first.rect.x + first.rect.width),
-            height: max(height, first.rect.y + first.rect.height))
-        extent = frames.reduce(screenSize) { size, frame in
-            PixelSize(
-                width: max(size.width, frame.rect.x + frame.rect.width),
-                height: max(size.height, frame.rect.y + frame.rect.height))
-        }
+        canvasSize = Self.canvas(screen: screenSize, first: first.rect)
+        extent = frames.reduce(screenSize) { size, frame in Self.union(size, frame.rect) }
     }
 
-    /// The complete images and the first loop count, up to the trailer or the first damage.
-    private static func walkBlocks(_ reader: inout GIFByteReader) -> ([GIFFrameRecord], Int?) {
+    /// The logical screen enlarged to contain frame 0.
+    static func canvas(screen: PixelSize, first: GIFRect) -> PixelSize {
+        union(screen, first)
+    }
+
+    /// The smallest size from the origin that holds `size` and `rect`.
+    static func union(_ size: PixelSize, _ rect: GIFRect) -> PixelSize {
+        PixelSize(width: max(size.width, rect.x + rect.width), height: max(size.height, rect.y + rect.height))
+    }
+
+    /// The complete images and the first loop count, up to the trailer or the first damage, or
+    /// until `admit` (called with each frame and how many frames came before it) returns false.
+    private static func walkBlocks(
+        _ reader: inout GIFByteReader, admit: (GIFFrameRecord, Int) throws -> Bool
+    ) throws -> ([GIFFrameRecord], Int?) {
         var frames: [GIFFrameRecord] = []
         var loopCount: Int?
         var control: (disposal: GIFDisposal, transparent: Int?, delay: Int)?
@@ -145,11 +169,12 @@ struct GIFContainer: Sendable {
                     y: Int(descriptor[2]) | Int(descriptor[3]) << 8,
                     width: Int(descriptor[4]) | Int(descriptor[5]) << 8,
                     height: Int(descriptor[6]) | Int(descriptor[7]) << 8)
-                frames.append(
-                    GIFFrameRecord(
-                        descriptorOffset: start, rect: rect, interlaced: flags & 0x40 != 0,
-                        disposal: control?.disposal ?? .keep, transparentIndex: control?.transparent,
-                        delayCentiseconds: control?.delay ?? 0))
+                let frame = GIFFrameRecord(
+                    descriptorOffset: start, rect: rect, interlaced: flags & 0x40 != 0,
+                    disposal: control?.disposal ?? .keep, transparentIndex: control?.transparent,
+                    delayCentiseconds: control?.delay ?? 0)
+                guard try admit(frame, frames.count) else { return (frames, loopCount) }
+                frames.append(frame)
                 control = nil
             case 0x3B:
                 return (frames, loopCount)  // trailer
@@ -158,6 +183,53 @@ struct GIFContainer: Sendable {
             }
         }
         return (frames, loopCount)
+    }
+}
+
+/// The checks a decode makes on each frame as the block walk meets it.
+struct GIFWalkLimiter {
+    let options: ImageDecodingOptions
+    let screenSize: PixelSize
+    private var canvas: PixelSize?
+    private var extent: PixelSize
+    private var frameLimit = Int.max
+
+    init(options: ImageDecodingOptions, screenSize: PixelSize) {
+        self.options = options
+        self.screenSize = screenSize
+        extent = screenSize
+    }
+
+    /// Whether to index `frame` (the walk stops otherwise); throws `tooLarge` past a limit.
+    mutating func admit(_ frame: GIFFrameRecord, count: Int) throws -> Bool {
+        let limit = options.maxPixelCount
+        let area = PixelSize(width: frame.rect.width, height: frame.rect.height)
+        if area.pixelCount > limit {
+            throw WebImageError.tooManyPixels(width: area.width, height: area.height, limit: limit)
+        }
+        guard let canvas else {
+            // Frame 0 fixes the canvas; a first-frame-only decode needs nothing after it.
+            let canvas = GIFContainer.canvas(screen: screenSize, first: frame.rect)
+            if canvas.pixelCount > limit {
+                throw WebImageError.tooManyPixels(width: canvas.width, height: canvas.height, limit: limit)
+            }
+            self.canvas = canvas
+            extent = canvas
+            frameLimit = options.maxAnimationFrameCount(framePixelCount: canvas.pixelCount)
+            return true
+        }
+        if options.firstFrameOnly { return false }
+        // Frames placed far outside the screen are clipped, but a decoder that grows the canvas
+        // would allocate their extent: treat such files as decompression bombs.
+        extent = GIFContainer.union(extent, frame.rect)
+        if extent.pixelCount > limit {
+            throw WebImageError(.tooLarge, "GIF frames extend to \(extent), over the limit of \(limit) pixels")
+        }
+        if count + 1 > frameLimit {
+            throw WebImageError.tooManyAnimationFrames(
+                moreThan: frameLimit, canvasSize: canvas, limit: options.maxAnimationPixelCount)
+        }
+        return true
     }
 }
 

@@ -5,14 +5,9 @@ import WebImage
 enum GIFDecoder {
     static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         let bytes = [UInt8](data)
-        let container = try bytes.withUnsafeBytes { try GIFContainer(parsing: $0) }
+        // Sizes, the animation budget and first-frame-only are applied while the blocks are walked.
+        let container = try bytes.withUnsafeBytes { try GIFContainer(parsing: $0, limits: options) }
         try options.checkPixelLimit(container.canvasSize)
-        // Frames placed far outside the screen are clipped here, but a decoder that grows the
-        // canvas would allocate their extent: treat such files as decompression bombs.
-        if container.extent.pixelCount > options.maxPixelCount {
-            throw WebImageError(
-                .tooLarge, "GIF frames extend to \(container.extent), over the limit of \(options.maxPixelCount) pixels")
-        }
 
         let animated = container.frames.count > 1 && !options.firstFrameOnly
         let target = options.targetSize(

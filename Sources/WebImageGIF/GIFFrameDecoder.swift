@@ -56,14 +56,16 @@ enum GIFFrameDecoder {
             guard width > 0, height > 0 else {
                 return GIFIndexedFrame(width: 0, height: 0, indices: [], palette: palette)
             }
-            var indices = [UInt8](repeating: 0, count: width * height)
-            try indices.withUnsafeMutableBufferPointer { raster in
+            // Uninitialised storage that giflib fills row by row: corrupt data throws out of the
+            // initialiser, so the rows never written are never touched (nor counted in memory).
+            let indices = try [UInt8](unsafeUninitializedCapacity: width * height) { raster, initialized in
                 guard let base = raster.baseAddress else { return }
                 for row in rowOrder(height: height, interlaced: description.Interlace) {
                     guard DGifGetLine(gif, base + row * width, Int32(width)) == GIF_OK else {
                         throw gifError(gif.pointee.Error, "corrupt GIF image data")
                     }
                 }
+                initialized = width * height
             }
             return GIFIndexedFrame(width: width, height: height, indices: indices, palette: palette)
         }

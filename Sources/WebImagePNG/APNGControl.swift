@@ -62,14 +62,17 @@ enum APNGControlParser {
     /// Reads the control chunks of `bytes` (a whole PNG stream).
     ///
     /// Throws `badImageData` only when the file holds fewer `fcTL` chunks than acTL declares:
-    /// the file ends before the animation does, like any truncated PNG.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> Outcome {
+    /// the file ends before the animation does, like any truncated PNG. With `budget`, throws
+    /// `tooLarge` as soon as the `fcTL` chunks met exceed the animation budget for the canvas,
+    /// without reading further.
+    static func parse(_ bytes: UnsafeRawBufferPointer, budget: ImageDecodingOptions? = nil) throws -> Outcome {
         let reader = PNGChunkReader(bytes: bytes)
         let chunks = reader.chunks()
         guard let ihdr = chunks.first, ihdr.type == PNGChunk.IHDR, ihdr.length == 13 else {
             return .still(reason: nil)
         }
         let canvas = PixelSize(width: Int(reader.uint32(at: ihdr.offset + 8)), height: Int(reader.uint32(at: ihdr.offset + 12)))
+        let frameLimit = budget.map { $0.maxAnimationFrameCount(framePixelCount: canvas.pixelCount) } ?? .max
 
         var declaredFrames: UInt32?
         var loopCount = 0
@@ -108,6 +111,10 @@ enum APNGControlParser {
                 loopCount = Int(reader.uint32(at: chunk.offset + 12))
             case PNGChunk.fcTL:
                 fcTLCount += 1
+                if fcTLCount > frameLimit, let budget {
+                    throw WebImageError.tooManyAnimationFrames(
+                        moreThan: frameLimit, canvasSize: canvas, limit: budget.maxAnimationPixelCount)
+                }
                 guard chunk.length == 26, reader.hasValidCRC(chunk) else { fail("bad fcTL chunk"); break }
                 checkSequence(chunk)
                 let o = chunk.offset + 12

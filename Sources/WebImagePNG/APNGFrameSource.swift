@@ -46,7 +46,7 @@ final class APNGFrameSource: AnimatedImageSource {
     private func decodePixels(of frame: APNGFrameControl) throws -> PixelBuffer {
         let stream = data.withUnsafeBytes { info.stream(for: frame, in: $0) }
         return try stream.withUnsafeBytes { bytes in
-            try LibPNGDecoder.decode(bytes) { size in
+            try LibPNGDecoder.decode(bytes, maxPixelCount: max(1, frame.size.pixelCount)) { size in
                 guard size == frame.size else { throw WebImageError.badData("APNG frame size mismatch") }
             }.pixels
         }

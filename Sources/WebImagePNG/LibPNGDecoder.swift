@@ -20,42 +20,80 @@ struct PNGHeader: Sendable {
 /// 16-bit samples keep their high byte (`png_set_strip_16`), tRNS becomes alpha, Adam7 is
 /// deinterlaced. No gamma or colour management is applied. Chunks after the image data are never
 /// read, so missing or cut trailing chunks do not matter (see ``PNGTruncatedTail``).
+///
+/// The size is checked against `maxPixelCount` inside the C shim right after libpng has read
+/// IHDR (libpng's own user limits refuse an oversized side while reading it), before libpng sizes
+/// its row buffers by the image: a 74-byte file declaring 700000000×1 costs no memory.
 enum LibPNGDecoder {
-    /// Decodes `bytes`; `checkSize` runs with IHDR's size before any pixel memory is allocated.
+    /// Decodes `bytes`, refusing with `tooLarge` an image over `maxPixelCount` pixels before any
+    /// memory is allocated for it; `checkSize` then runs with IHDR's size.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, checkSize: (PixelSize) throws -> Void
+        _ bytes: UnsafeRawBufferPointer, maxPixelCount: Int, checkSize: (PixelSize) throws -> Void = { _ in }
     ) throws -> (pixels: PixelBuffer, header: PNGHeader) {
+        try withReader(bytes, maxPixelCount: maxPixelCount) { decoder, header in
+            try checkSize(header.size)
+            guard webimage_png_decoder_prepare_rgba(decoder) == 0 else {
+                throw WebImageError.badData("corrupt PNG header: \(message(of: decoder))")
+            }
+            // A failure throws out of the initialiser, so rows never written are never touched.
+            let pixels = try PixelBuffer(width: header.size.width, height: header.size.height, alphaMode: .straight) {
+                out in
+                guard let destination = out.baseAddress,
+                    webimage_png_decoder_read_rgba(decoder, destination, header.size.width * 4) == 0
+                else { throw WebImageError.badData("corrupt PNG image data: \(message(of: decoder))") }
+            }
+            return (pixels, header)
+        }
+    }
+
+    /// IHDR and tRNS as libpng reads them (every chunk up to the first IDAT), without decoding
+    /// or allocating pixels and without a size limit.
+    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws -> PNGHeader {
+        try withReader(bytes, maxPixelCount: 0) { _, header in header }
+    }
+
+    /// Runs `body` with a reader that has read the header; `maxPixelCount` 0 means no limit.
+    private static func withReader<T>(
+        _ bytes: UnsafeRawBufferPointer, maxPixelCount: Int, _ body: (OpaquePointer, PNGHeader) throws -> T
+    ) throws -> T {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw WebImageError.badData("no PNG data (0 bytes)")
         }
+        // The cheapest check first, on IHDR's bytes; libpng's limits below stand behind it.
+        if maxPixelCount > 0, let size = declaredSize(bytes), size.pixelCount > maxPixelCount {
+            throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: maxPixelCount)
+        }
         // Cut inside the last IDAT's CRC: read like a file cut after its image data.
         if let repaired = PNGTruncatedTail.repaired(bytes) {
-            return try repaired.withUnsafeBytes { try decode($0, checkSize: checkSize) }
+            return try repaired.withUnsafeBytes { try withReader($0, maxPixelCount: maxPixelCount, body) }
         }
-        guard let decoder = webimage_png_decoder_create(base, bytes.count) else {
+        guard let decoder = webimage_png_decoder_create(base, bytes.count, UInt64(max(0, maxPixelCount))) else {
             throw WebImageError(.decodingFailed, "cannot create a libpng reader")
         }
         defer { webimage_png_decoder_destroy(decoder) }
 
         var raw = webimage_png_header()
-        guard webimage_png_decoder_read_header(decoder, &raw) == 0 else {
+        guard webimage_png_decoder_read_info(decoder, &raw) == 0 else {
+            if webimage_png_decoder_too_large(decoder) != 0 {
+                let size = declaredSize(bytes).map { "\($0) " } ?? ""
+                throw WebImageError(
+                    .tooLarge, "PNG \(size)is over the limit of \(maxPixelCount) pixels (\(message(of: decoder)))")
+            }
             throw WebImageError.badData("corrupt PNG header: \(message(of: decoder))")
         }
         let header = PNGHeader(
             size: PixelSize(width: Int(raw.width), height: Int(raw.height)),
             bitDepth: Int(raw.bit_depth), colorType: Int(raw.color_type), interlaced: raw.interlaced != 0,
             hasTransparencyChunk: raw.has_trns != 0)
-        try checkSize(header.size)
+        return try body(decoder, header)
+    }
 
-        var status: Int32 = -1
-        let pixels = PixelBuffer(width: header.size.width, height: header.size.height, alphaMode: .straight) { out in
-            guard let destination = out.baseAddress else { return }
-            status = webimage_png_decoder_read_rgba(decoder, destination, header.size.width * 4)
-        }
-        guard status == 0 else {
-            throw WebImageError.badData("corrupt PNG image data: \(message(of: decoder))")
-        }
-        return (pixels, header)
+    /// The size in the IHDR chunk that must directly follow the signature, if it is there.
+    static func declaredSize(_ bytes: UnsafeRawBufferPointer) -> PixelSize? {
+        guard bytes.count >= 24, bytes.prefix(8).elementsEqual(pngSignature) else { return nil }
+        let reader = PNGChunkReader(bytes: bytes)
+        guard reader.uint32(at: 8) == 13, reader.uint32(at: 12) == PNGChunk.IHDR else { return nil }
+        return PixelSize(width: Int(reader.uint32(at: 16)), height: Int(reader.uint32(at: 20)))
     }
 
     private static func message(of decoder: OpaquePointer) -> String {

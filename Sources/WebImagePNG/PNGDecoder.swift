@@ -9,7 +9,8 @@ enum PNGDecoder {
         var animation: APNGAnimationInfo?
         var isAPNG = false
         if !options.firstFrameOnly {
-            let outcome = try data.withUnsafeBytes { try APNGControlParser.parse($0) }
+            // Frames are counted against the animation budget as the parser meets them.
+            let outcome = try data.withUnsafeBytes { try APNGControlParser.parse($0, budget: options) }
             switch outcome {
             case .animated(let info):
                 animation = info
@@ -19,7 +20,9 @@ enum PNGDecoder {
             }
         }
         let (straight, header) = try data.withUnsafeBytes { bytes in
-            try LibPNGDecoder.decode(bytes) { size in try options.checkPixelLimit(size) }
+            try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
+                try options.checkPixelLimit(size)
+            }
         }
         if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
 

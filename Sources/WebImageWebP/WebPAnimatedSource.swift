@@ -24,7 +24,8 @@ final class WebPAnimatedSource: AnimatedImageSource {
     /// Reads the container (frame count, loop count, durations) without decoding any pixels.
     ///
     /// `outputSize` is the size every frame is resampled to (the canvas size for no scaling).
-    init(bytes: WebPOwnedBytes, outputSize: PixelSize?, alphaMode: AlphaMode) throws {
+    /// Without `readsDurations` (first-frame-only decoding) the frames are counted but not visited.
+    init(bytes: WebPOwnedBytes, outputSize: PixelSize?, alphaMode: AlphaMode, readsDurations: Bool = true) throws {
         var data = bytes.webpData
         guard let demuxer = WebPDemux(&data) else {
             throw WebImageError.badData("WebP animation container is corrupt or truncated")
@@ -39,7 +40,7 @@ final class WebPAnimatedSource: AnimatedImageSource {
         var durations: [Double] = []
         durations.reserveCapacity(count)
         var iterator = WebPIterator()
-        if WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
+        if readsDurations, WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
             repeat {
                 durations.append(Double(max(0, iterator.duration)) / 1000)
             } while durations.count < count && WebPDemuxNextFrame(&iterator) != 0

@@ -49,6 +49,8 @@ public struct WebPCoder: ImageCoding {
             if let header { try options.checkPixelLimit(header.size) }
             if let error = WebPStatus.error(for: status, while: "reading the header") { throw error }
             guard let header else { throw WebImageError.badData("WebP header has no size") }
+            // Every chunk up to the image data must be there before a pixel is allocated.
+            try WebPContainerCheck.checkComplete(bytes)
             let orientation = WebPExifOrientation.orientation(in: bytes)
             if header.isAnimated {
                 return try decodeAnimation(bytes, header: header, orientation: orientation, options: options)
@@ -78,12 +80,17 @@ public struct WebPCoder: ImageCoding {
         options: ImageDecodingOptions
     ) throws -> Image {
         let owned = WebPOwnedBytes(bytes)
-        let probe = try WebPAnimatedSource(bytes: owned, outputSize: nil, alphaMode: options.alphaMode)
+        // The demuxer counts the frames without decoding any: the budget is checked before frame 0.
+        let probe = try WebPAnimatedSource(
+            bytes: owned, outputSize: nil, alphaMode: options.alphaMode, readsDurations: !options.firstFrameOnly)
+        try options.checkAnimationBudget(frameCount: probe.frameCount, canvasSize: probe.sourceCanvasSize)
         let animated = probe.frameCount > 1 && !options.firstFrameOnly
         let target = options.targetSize(for: probe.sourceCanvasSize, frameCount: animated ? probe.frameCount : 1)
         let source =
             target == probe.sourceCanvasSize
-            ? probe : try WebPAnimatedSource(bytes: owned, outputSize: target, alphaMode: options.alphaMode)
+            ? probe
+            : try WebPAnimatedSource(
+                bytes: owned, outputSize: target, alphaMode: options.alphaMode, readsDurations: animated)
         let first = try source.frame(at: 0)
         return Image(
             pixels: first.pixels, scale: options.scaleFactor, orientation: orientation, format: .webp,

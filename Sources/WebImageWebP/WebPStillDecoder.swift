@@ -42,19 +42,17 @@ enum WebPStillDecoder {
             config.options.scaled_width = Int32(target.width)
             config.options.scaled_height = Int32(target.height)
         }
-        var status = VP8_STATUS_OK
-        let pixels = PixelBuffer(width: target.width, height: target.height, alphaMode: .straight) { out in
+        defer { WebPFreeDecBuffer(&config.output) }
+        // A failure throws out of the initialiser: the rows libwebp never wrote are never touched
+        // (zero-filling them would make a 38-byte file cost the whole bitmap in memory).
+        return try PixelBuffer(width: target.width, height: target.height, alphaMode: .straight) { out in
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = out.baseAddress
             config.output.u.RGBA.stride = Int32(target.width * 4)
             config.output.u.RGBA.size = out.count
-            status = WebPDecode(base.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
-            // The buffer must be fully initialised even when decoding failed part-way.
-            if status != VP8_STATUS_OK, let start = out.baseAddress { start.initialize(repeating: 0, count: out.count) }
+            let status = WebPDecode(base.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
+            if let error = WebPStatus.error(for: status, while: "decoding \(header.size) image") { throw error }
         }
-        WebPFreeDecBuffer(&config.output)
-        if let error = WebPStatus.error(for: status, while: "decoding \(header.size) image") { throw error }
-        return pixels
     }
 }

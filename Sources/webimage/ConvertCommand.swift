@@ -20,7 +20,17 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of an animation.")
     var firstFrame = false
 
+    @Option(
+        name: .customLong("max-animation-pixels"),
+        help: ArgumentHelp(
+            "Refuse animations whose frames hold more than N pixels in all (frames × canvas; default 1000000000).",
+            valueName: "N"))
+    var maxAnimationPixels: Int?
+
     func validate() throws {
+        if let maxAnimationPixels, maxAnimationPixels <= 0 {
+            throw ValidationError("--max-animation-pixels must be a positive number of pixels")
+        }
         let ext = URL(fileURLWithPath: output).pathExtension
         guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
             throw ValidationError("cannot tell an output format WebImage writes from '\(output)' (use .jpg, .png, .gif or .webp)")
@@ -35,7 +45,9 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         do {
             let coders = ImageCodersManager.standard()
-            var image = try coders.decode(data, options: transform.decodingOptions(firstFrameOnly: firstFrame))
+            var decoding = transform.decodingOptions(firstFrameOnly: firstFrame)
+            if let maxAnimationPixels { decoding.maxAnimationPixelCount = maxAnimationPixels }
+            var image = try coders.decode(data, options: decoding)
             if let transformer = transform.transformer { image = try transformer.transform(image) }
             var options = transform.encodingOptions
             options.firstFrameOnly = firstFrame

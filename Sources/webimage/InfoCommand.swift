@@ -7,7 +7,11 @@ struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show an image's format, size, frames, loop count, durations, orientation, alpha and memory cost.",
-        discussion: "A URL (http, https, file, data) is loaded through the cache, as fetch does.")
+        discussion: """
+            Reads the header only (frames are counted without decoding them), so a file declaring \
+            a huge image costs no memory. A URL (http, https, file, data) is loaded through the \
+            cache, as fetch does. With --json a failure prints {"error":{"code":…,"message":…},"source":…}.
+            """)
 
     @Argument(help: "An image file or URL.")
     var file: String
@@ -19,32 +23,55 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let (data, image) = try await load()
-            let info = ImageInfo(file: file, fileSize: data.count, image: image)
-            Terminal.out((json ? info.json : info.text) + "\n")
+            let (data, header) = try await load()
+            let info = ImageInfo(file: file, fileSize: data.count, header: header)
+            Terminal.out(json ? jsonLine(info) : info.text + "\n")
         } catch {
             printError("webimage: error: \(file): \(failureMessage(error))")
+            if json { Terminal.out(jsonLine(InfoFailure(source: file, error: error))) }
             throw ExitCode(1)
         }
     }
 
-    /// The bytes and the decoded image of the file, or of the URL through the cache.
-    private func load() async throws -> (Data, Image) {
+    /// The bytes and the header of the file (read without decoding pixels), or of the URL's
+    /// bytes loaded through the cache.
+    private func load() async throws -> (Data, ImageHeader) {
+        let coders = ImageCodersManager.standard()
         guard let url = loadableURL(file) else {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw WebImageError(.invalidURL, "cannot read the file \(file)")
             }
-            return (data, try ImageCodersManager.standard().decode(data))
+            return (data, try coders.readHeader(data))
         }
         let session = try await CommandSession(global: global, concurrency: 1, cache: .optional)
         do {
             let response = try await session.manager.image(for: ImageRequest(url: url, options: [.queryMemoryData, .waitStoreCache]))
             await session.shutdown()
             guard let data = response.data else { throw WebImageError(.badImageData, "no bytes for \(url)") }
-            return (data, response.image)
+            return (data, try coders.readHeader(data))
         } catch {
             await session.shutdown()
             throw error
+        }
+    }
+}
+
+/// What `info --json` prints when it fails: `{"error":{"code":…,"message":…},"source":…}`.
+struct InfoFailure: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+    }
+
+    var error: Detail
+    var source: String
+
+    init(source: String, error: any Error) {
+        self.source = source
+        if let typed = error as? WebImageError {
+            self.error = Detail(code: typed.code.rawValue, message: typed.message)
+        } else {
+            self.error = Detail(code: WebImageError.Code.decodingFailed.rawValue, message: String(describing: error))
         }
     }
 }
@@ -63,24 +90,18 @@ struct ImageInfo: Encodable {
     var fileSize: Int
     var memoryCost: Int
 
-    init(file: String, fileSize: Int, image: Image) {
+    init(file: String, fileSize: Int, header: ImageHeader) {
         self.file = file
-        format = image.format.rawValue
-        width = image.pixelSize.width
-        height = image.pixelSize.height
-        frameCount = image.animation?.frameCount ?? 1
-        loopCount = image.animation?.loopCount
-        durations = image.animation.map { animation in (0..<animation.frameCount).map { animation.duration(at: $0) } }
-        orientation = image.orientation.rawValue
-        hasAlpha = image.hasAlpha
+        format = header.format.rawValue
+        width = header.pixelSize.width
+        height = header.pixelSize.height
+        frameCount = header.frameCount
+        loopCount = header.loopCount
+        durations = header.frameDurations
+        orientation = (header.orientation ?? .up).rawValue
+        hasAlpha = header.hasAlpha ?? false
         self.fileSize = fileSize
-        memoryCost = image.memoryCost
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        memoryCost = header.decodedByteCount
     }
 
     var text: String {

@@ -1,6 +1,7 @@
 #include "CPNGShim.h"
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,18 +28,29 @@ struct webimage_png_decoder {
     size_t offset;
     uint32_t height;
     int passes;
+    uint64_t max_pixels;
+    int too_large;
     char message[200];
 };
 
 static void decoder_error(png_structp png, png_const_charp message) {
     webimage_png_decoder *decoder = (webimage_png_decoder *)png_get_error_ptr(png);
-    if (decoder != NULL) copy_message(decoder->message, sizeof decoder->message, message);
+    if (decoder != NULL) {
+        copy_message(decoder->message, sizeof decoder->message, message);
+    }
     png_longjmp(png, 1);
 }
 
 static void decoder_warning(png_structp png, png_const_charp message) {
     (void)png;
     (void)message;
+}
+
+/* libpng refuses an IHDR over the user limits set in read_info with a warning naming the limit,
+   then the error "Invalid IHDR data": the warning tells the caller that the size was the reason. */
+static void reader_warning(png_structp png, png_const_charp message) {
+    webimage_png_decoder *decoder = (webimage_png_decoder *)png_get_error_ptr(png);
+    if (decoder != NULL && message != NULL && strstr(message, "exceeds user limit") != NULL) decoder->too_large = 1;
 }
 
 static void decoder_read(png_structp png, png_bytep out, size_t length) {
@@ -50,12 +62,13 @@ static void decoder_read(png_structp png, png_bytep out, size_t length) {
     decoder->offset += length;
 }
 
-webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size) {
+webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size, uint64_t max_pixels) {
     webimage_png_decoder *decoder = (webimage_png_decoder *)calloc(1, sizeof(webimage_png_decoder));
     if (decoder == NULL) return NULL;
     decoder->data = data;
     decoder->size = size;
-    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, decoder_error, decoder_warning);
+    decoder->max_pixels = max_pixels;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, decoder_error, reader_warning);
     if (decoder->png == NULL) {
         free(decoder);
         return NULL;
@@ -70,15 +83,22 @@ webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t si
     return decoder;
 }
 
-int webimage_png_decoder_read_header(webimage_png_decoder *decoder, webimage_png_header *header) {
+int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_header *header) {
     png_structp png = decoder->png;
     png_infop info = decoder->info;
     if (setjmp(png_jmpbuf(png))) return -1;
 
-    /* Sizes are checked by the caller against its pixel limit; libpng's own 1,000,000 px cap per
-       side would refuse legitimate strips, so only the PNG maximum applies here. Ancillary chunk
-       memory stays bounded: at most 1000 chunks cached, at most 8 MB per chunk. */
-    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    /* libpng refuses a side over the user limit while reading IHDR, before anything is sized by
+       it; the product is checked below, still before png_read_update_info allocates the row
+       buffers (a 700000000x1 IHDR would otherwise cost gigabytes there). libpng's default cap of
+       1,000,000 px per side would refuse legitimate strips, so a side may be as long as the whole
+       pixel budget. Ancillary chunk memory stays bounded: at most 1000 chunks cached, at most
+       8 MB per chunk. */
+    png_uint_32 side_max = PNG_UINT_31_MAX;
+    if (decoder->max_pixels > 0 && decoder->max_pixels < (uint64_t)PNG_UINT_31_MAX) {
+        side_max = (png_uint_32)decoder->max_pixels;
+    }
+    png_set_user_limits(png, side_max, side_max);
     png_set_chunk_cache_max(png, 1000);
     png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,
@@ -91,14 +111,32 @@ int webimage_png_decoder_read_header(webimage_png_decoder *decoder, webimage_png
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
-    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
     header->width = width;
     header->height = height;
     header->bit_depth = bit_depth;
     header->color_type = color_type;
     header->interlaced = interlace != PNG_INTERLACE_NONE;
-    header->has_trns = has_trns;
+    header->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    if (decoder->max_pixels > 0 && (uint64_t)width * (uint64_t)height > decoder->max_pixels) {
+        snprintf(decoder->message, sizeof decoder->message, "image is %ux%u pixels, over the limit of %llu pixels",
+                 (unsigned)width, (unsigned)height, (unsigned long long)decoder->max_pixels);
+        decoder->too_large = 1;
+        return -1;
+    }
+    decoder->height = height;
+    return 0;
+}
+
+int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder) {
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (setjmp(png_jmpbuf(png))) return -1;
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
     /* Every colour type and depth to 8-bit RGBA, straight alpha, no gamma or colour management. */
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -110,7 +148,6 @@ int webimage_png_decoder_read_header(webimage_png_decoder *decoder, webimage_png
     decoder->passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected decoded row size");
-    decoder->height = height;
     return 0;
 }
 
@@ -124,6 +161,8 @@ int webimage_png_decoder_read_rgba(webimage_png_decoder *decoder, uint8_t *pixel
     }
     return 0;
 }
+
+int webimage_png_decoder_too_large(const webimage_png_decoder *decoder) { return decoder->too_large; }
 
 const char *webimage_png_decoder_message(const webimage_png_decoder *decoder) {
     return decoder->message[0] != '\0' ? decoder->message : "libpng error";

@@ -3,8 +3,12 @@ public import Foundation
 /// Something that turns encoded bytes into an ``Image``.
 ///
 /// Decoders throw ``WebImageError``: `badImageData` for corrupt input, `tooLarge` when the header
-/// exceeds ``ImageDecodingOptions/maxPixelCount`` (checked before allocating), `decodingFailed`
-/// when the codec fails otherwise. They never crash or hang on hostile input.
+/// exceeds ``ImageDecodingOptions/maxPixelCount`` (checked before the codec allocates anything in
+/// proportion to the image) or an animation's frames exceed
+/// ``ImageDecodingOptions/maxAnimationPixelCount`` (counted from the container before frames are
+/// decoded), `decodingFailed` when the codec fails otherwise. They never crash or hang on hostile
+/// input, and stop reading after the frames they need (``ImageDecodingOptions/firstFrameOnly``).
+/// Coders that can also read a header without decoding adopt ``ImageHeaderReading``.
 public protocol ImageDecoding: Sendable {
     /// Whether this decoder recognises the bytes (by magic bytes; cheap).
     func canDecode(_ data: Data) -> Bool

@@ -26,6 +26,15 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// Refuse images with more pixels than this (read from the header, before allocating),
     /// with a ``WebImageError/Code/tooLarge`` error.
     public var maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+    /// The CPU budget of an animation: refuse animations whose frames together hold more pixels
+    /// than this (frame count × pixels per composited frame, counted from the container as frames
+    /// are met, before any frame after the first is decoded), with a
+    /// ``WebImageError/Code/tooLarge`` error. Not applied when ``firstFrameOnly`` is set.
+    ///
+    /// Every frame of an animation is composited on the whole canvas, so a few hundred kilobytes of
+    /// tiny frames on a large canvas can cost minutes of work; the default (one billion pixels,
+    /// e.g. 4,000 frames of 500×500) refuses those and admits every real-world animation.
+    public var maxAnimationPixelCount: Int = ImageDecodingOptions.defaultMaxAnimationPixelCount
     /// The alpha representation of the decoded pixels.
     ///
     /// ``AlphaMode/straight`` by default: what PNG, APNG, GIF and WebP store, so that a lossless
@@ -38,6 +47,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024
     /// The default pixel limit: 100 megapixels.
     public static let defaultMaxPixelCount = 100_000_000
+    /// The default animation budget: one billion pixels over all frames.
+    public static let defaultMaxAnimationPixelCount = 1_000_000_000
 
     public init(
         firstFrameOnly: Bool = false,
@@ -46,7 +57,8 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         preserveAspectRatio: Bool = true,
         scaleDownLimitBytes: Int? = nil,
         maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount,
-        alphaMode: AlphaMode = .straight
+        alphaMode: AlphaMode = .straight,
+        maxAnimationPixelCount: Int = ImageDecodingOptions.defaultMaxAnimationPixelCount
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scaleFactor = scaleFactor
@@ -55,6 +67,7 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.maxPixelCount = maxPixelCount
         self.alphaMode = alphaMode
+        self.maxAnimationPixelCount = maxAnimationPixelCount
     }
 
     /// Throws ``WebImageError/Code/tooLarge`` when `size` exceeds ``maxPixelCount``, and

@@ -21,10 +21,17 @@ typedef struct webimage_png_header {
 /** A libpng reader over a memory buffer that it does not own. */
 typedef struct webimage_png_decoder webimage_png_decoder;
 
-/** Creates a reader over `size` bytes at `data` (which must outlive the reader); NULL when out of memory. */
-webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size);
-/** Reads the chunks up to the first IDAT and fills `header`; sets up RGBA8 straight-alpha output. */
-int webimage_png_decoder_read_header(webimage_png_decoder *decoder, webimage_png_header *header);
+/** Creates a reader over `size` bytes at `data` (which must outlive the reader); NULL when out of memory.
+    `max_pixels` bounds width × height (and each side, through libpng's user limits) before libpng
+    allocates anything in proportion to the image; 0 means the PNG maximum (header probes). */
+webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size, uint64_t max_pixels);
+/** Reads the chunks up to the first IDAT and fills `header`; nothing is allocated for rows yet.
+    Fails (with webimage_png_decoder_too_large() set) when the size exceeds `max_pixels`. */
+int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_header *header);
+/** After read_info: sets up RGBA8 straight-alpha output (this allocates libpng's row buffers). */
+int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder);
+/** 1 when the last failure was the image's size exceeding the limits, 0 otherwise. */
+int webimage_png_decoder_too_large(const webimage_png_decoder *decoder);
 /** Decodes every row (every Adam7 pass) into `pixels`, `height` rows of `stride` >= width * 4 bytes. */
 int webimage_png_decoder_read_rgba(webimage_png_decoder *decoder, uint8_t *pixels, size_t stride);
 /** libpng's last error message (never NULL). */

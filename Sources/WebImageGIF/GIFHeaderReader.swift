@@ -1,0 +1,19 @@
+public import Foundation
+public import WebImage
+
+extension GIFCoder: ImageHeaderReading {
+    /// Reads a GIF's header by walking its blocks, without LZW-decoding any frame: the canvas
+    /// (the logical screen enlarged to contain frame 0), the complete frames and their delays,
+    /// the NETSCAPE2.0 loop count (1 when absent), and alpha (a transparent index, or a frame
+    /// that clears to the background).
+    public func readHeader(_ data: Data) throws -> ImageHeader {
+        let container = try data.withUnsafeBytes { try GIFContainer(parsing: $0) }
+        let animated = container.frames.count > 1
+        let clears = animated && container.frames.contains { $0.disposal == .background }
+        return ImageHeader(
+            format: .gif, pixelSize: container.canvasSize, frameCount: container.frames.count,
+            loopCount: animated ? (container.rawLoopCount ?? 1) : nil,
+            frameDurations: animated ? container.frames.map(\.duration) : nil,
+            hasAlpha: container.hasTransparency || clears, orientation: .up)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageCodecs
+
+/// The header probe on every valid corpus file agrees with the manifest: dimensions, frame count
+/// (the APNG default image outside the animation is not a frame, as in the decode check), loop
+/// count of animations, and JPEG EXIF orientation. Skipped like the rest of the suite when the
+/// corpus is absent (`.corpusAvailable`).
+@Suite("Corpus header probe", .corpusAvailable)
+struct HeaderProbeConformanceTests {
+    @Test("Headers of valid corpus files agree with the manifest")
+    func headers() throws {
+        guard let manifest = try CorpusManifest.load() else {
+            // Only reached when WEBIMAGE_REQUIRE_CORPUS is set: otherwise `.corpusAvailable` skips.
+            Issue.record("corpus absent at \(CorpusManifest.directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
+            return
+        }
+        let coders = ImageCodersManager.standard()
+        var checked = 0
+        var failures: [String] = []
+        for entry in manifest.files where ["jpeg", "png", "apng", "gif", "webp"].contains(entry.format) {
+            guard entry.expected_validity == "valid" || entry.expected_validity == "apng_fallback_static",
+                KnownDeviations.libraryLimit(entry) == nil
+            else { continue }
+            let data = try Data(contentsOf: CorpusManifest.directory.appendingPathComponent(entry.file))
+            checked += 1
+            do {
+                let header = try coders.readHeader(data)
+                if let problem = Self.compare(header, entry) { failures.append("\(entry.file): \(problem)") }
+            } catch {
+                failures.append("\(entry.file): \(error)")
+            }
+        }
+        print("header probe: \(checked - failures.count) of \(checked) valid corpus files agree with the manifest")
+        for failure in failures {
+            Issue.record(Comment(rawValue: failure))
+        }
+    }
+
+    static func compare(_ header: ImageHeader, _ entry: CorpusManifest.Entry) -> String? {
+        if let w = entry.width, let h = entry.height, header.pixelSize != PixelSize(width: w, height: h) {
+            return "size \(header.pixelSize), expected \(w)×\(h)"
+        }
+        let expectedFrames: Int
+        if entry.expected_validity == "apng_fallback_static" {
+            expectedFrames = 1
+        } else {
+            let separateDefault = entry.format == "apng" && entry.header?.default_image_is_first_frame == false
+            let pillowFrames = entry.frame_count ?? 1
+            expectedFrames = separateDefault && pillowFrames > 1 ? pillowFrames - 1 : pillowFrames
+        }
+        if header.frameCount != expectedFrames { return "\(header.frameCount) frames, expected \(expectedFrames)" }
+        if header.frameCount > 1, header.loopCount != (entry.loop_count ?? 1) {
+            return "loop count \(header.loopCount.map(String.init) ?? "none"), expected \(entry.loop_count ?? 1)"
+        }
+        if entry.format == "jpeg", let orientation = entry.exif_orientation, (1...8).contains(orientation),
+            header.orientation?.rawValue != orientation
+        {
+            return "EXIF orientation \(header.orientation?.rawValue ?? 0), expected \(orientation)"
+        }
+        return nil
+    }
+}
