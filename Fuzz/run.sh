@@ -54,6 +54,7 @@ fuzz_one() {
         seeds+=("${extra[@]}")
     fi
     # The Swift runtime's backtracer and ASan both want the crash signal; let ASan report.
+    # LeakSanitizer is off: it reports the Swift runtime's lazily made globals as leaks.
     # shellcheck disable=SC2086
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=0}" \
         nice -n 19 "$(binary "$target")" "${seeds[@]}" \
@@ -78,7 +79,7 @@ seeds)
     build
     for target in "${ALL_TARGETS[@]}"; do
         rm -rf "${FUZZ_DIR:?}/Seeds/$target"
-        "$(binary "$target")" --write-seeds "$FUZZ_DIR/Seeds/$target"
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$(binary "$target")" --write-seeds "$FUZZ_DIR/Seeds/$target"
     done
     exit 0
     ;;

@@ -36,7 +36,7 @@ extension FuzzTarget {
         }
     }
 
-    private static let coders = ImageCodersManager.standard()
+    private static let seedCoders = ImageCodersManager.standard()
 
     private static func encode(
         _ pixels: PixelBuffer, as format: ImageFormat, quality: Double = 0.9, lossless: Bool = false
@@ -49,7 +49,7 @@ extension FuzzTarget {
     ) throws -> Data {
         var options = ImageEncodingOptions(quality: quality)
         options.lossless = lossless
-        return try coders.encode(image, as: format, options: options)
+        return try seedCoders.encode(image, as: format, options: options)
     }
 
     private static func jpegSeeds() throws -> [FuzzSeed] {
