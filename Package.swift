@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
+        .library(name: "WebImageFuzzing", targets: ["WebImageFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -123,6 +124,12 @@ let package = Package(
             dependencies: ["WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP"],
             swiftSettings: swiftSettings),
 
+        // MARK: Fuzz entry points: what the Fuzz/ package's libFuzzer targets and the replay tests run.
+        .target(
+            name: "WebImageFuzzing",
+            dependencies: ["WebImage", "WebImageCodecs", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+
         // MARK: Command-line tool.
         .executableTarget(
             name: "webimage",
@@ -171,6 +178,9 @@ let package = Package(
         .testTarget(
             name: "WebImageCLITests",
             dependencies: ["webimage", "webimage-peak-rss", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageFuzzingTests", dependencies: ["WebImageFuzzing", "WebImageCodecs"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

@@ -1,0 +1,94 @@
+public import Foundation
+import WebImageCodecs
+import WebImageTesting
+
+/// A starting input for a fuzz target, made by the project's own encoders or by hand.
+public struct FuzzSeed: Sendable {
+    /// A file name for the seed, with the format's extension (`gradient-33x21.jpg`).
+    public var name: String
+    /// The seed's bytes.
+    public var data: Data
+
+    public init(name: String, data: Data) {
+        self.name = name
+        self.data = data
+    }
+}
+
+extension FuzzTarget {
+    /// Small valid inputs covering this target's main paths: every format variant our encoders
+    /// write (still, alpha, lossless, animated), or hand-written `data:` URLs.
+    ///
+    /// `Fuzz/run.sh seeds` writes them to `Fuzz/Seeds/<target>/`; every one decodes.
+    ///
+    /// ```swift
+    /// for seed in try FuzzTarget.gif.seeds() { try seed.data.write(to: directory.appendingPathComponent(seed.name)) }
+    /// ```
+    public func seeds() throws -> [FuzzSeed] {
+        switch self {
+        case .jpeg: try Self.jpegSeeds()
+        case .png: try Self.pngSeeds()
+        case .gif: try Self.gifSeeds()
+        case .webp: try Self.webpSeeds()
+        case .coders:
+            try [Self.jpegSeeds()[0], Self.pngSeeds()[0], Self.pngSeeds()[2], Self.gifSeeds()[1], Self.webpSeeds()[2]]
+        case .dataURL: Self.dataURLSeeds
+        }
+    }
+
+    private static let seedCoders = ImageCodersManager.standard()
+
+    private static func encode(
+        _ pixels: PixelBuffer, as format: ImageFormat, quality: Double = 0.9, lossless: Bool = false
+    ) throws -> Data {
+        try encode(Image(pixels: pixels), as: format, quality: quality, lossless: lossless)
+    }
+
+    private static func encode(
+        _ image: Image, as format: ImageFormat, quality: Double = 0.9, lossless: Bool = false
+    ) throws -> Data {
+        var options = ImageEncodingOptions(quality: quality)
+        options.lossless = lossless
+        return try seedCoders.encode(image, as: format, options: options)
+    }
+
+    private static func jpegSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-33x21.jpg", data: try encode(ImageFixtures.gradient(width: 33, height: 21), as: .jpeg)),
+            FuzzSeed(name: "gradient-8x8-q10.jpg", data: try encode(ImageFixtures.gradient(width: 8, height: 8), as: .jpeg, quality: 0.1)),
+            FuzzSeed(name: "translucent-64x3.jpg", data: try encode(ImageFixtures.translucentGradient(width: 64, height: 3), as: .jpeg, quality: 0.5)),
+        ]
+    }
+
+    private static func pngSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-19x13.png", data: try encode(ImageFixtures.gradient(width: 19, height: 13), as: .png)),
+            FuzzSeed(name: "translucent-16x9.png", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .png)),
+            FuzzSeed(name: "animation-3.apng", data: try encode(ImageFixtures.animation(frames: 3), as: .apng)),
+        ]
+    }
+
+    private static func gifSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-16x16.gif", data: try encode(ImageFixtures.gradient(width: 16, height: 16), as: .gif)),
+            FuzzSeed(name: "animation-3.gif", data: try encode(ImageFixtures.animation(frames: 3, loopCount: 2), as: .gif)),
+            FuzzSeed(name: "translucent-12x5.gif", data: try encode(ImageFixtures.translucentGradient(width: 12, height: 5), as: .gif)),
+        ]
+    }
+
+    private static func webpSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-20x14-lossy.webp", data: try encode(ImageFixtures.gradient(width: 20, height: 14), as: .webp)),
+            FuzzSeed(name: "translucent-16x9-lossless.webp", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .webp, lossless: true)),
+            FuzzSeed(name: "animation-3.webp", data: try encode(ImageFixtures.animation(frames: 3), as: .webp)),
+        ]
+    }
+
+    private static let dataURLSeeds: [FuzzSeed] = [
+        "data:image/gif;base64,R0lGODlhAQABAAAAACw=",
+        "data:,hello%20world",
+        "data:text/plain;charset=utf-8;base64,SGk=",
+        "data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E",
+        "data:;base64,SGVs%20bG8=",
+    ].enumerated().map { FuzzSeed(name: "url-\($0.offset).txt", data: Data($0.element.utf8)) }
+}

@@ -1,0 +1,77 @@
+public import Foundation
+public import WebImage
+import WebImageCodecs
+
+/// One fuzz entry point: the library code path a libFuzzer target drives with every input.
+///
+/// The `Fuzz/` package builds one libFuzzer executable per case (`fuzz-jpeg`, `fuzz-png`, …);
+/// the replay tests run the committed seeds and every crash input ever found through the same
+/// ``run(_:)``, so a crash found once stays a regression test.
+///
+/// ```swift
+/// let outcome = FuzzTarget.png.run(bytes)
+/// if case .contractViolation(let message) = outcome { print(message) }
+/// ```
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `JPEGCoder` (libjpeg-turbo, DCT-domain thumbnails).
+    case jpeg
+    /// `PNGCoder`, still PNG and APNG (libpng and our APNG compositor). Chunk CRCs are repaired first.
+    case png
+    /// `GIFCoder` (giflib and our compositor).
+    case gif
+    /// `WebPCoder`, still and animated (libwebp, demux). The RIFF size is repaired first.
+    case webp
+    /// `ImageFormat.detect(in:)`, `ImageFormat.isAnimated(_:)` and the standard
+    /// `ImageCodersManager`'s sniff-and-decode path, over any bytes.
+    case coders
+    /// `DataURLImageLoader.decode(_:)`, the `data:` URL parser, plus base64 and percent-encoding
+    /// round trips of the input.
+    case dataURL = "data-url"
+
+    /// Runs one input through this target's code path and checks the library's contracts.
+    ///
+    /// Never traps on its own: a broken contract (an error that is not a ``WebImageError``, a
+    /// decoded buffer whose byte count disagrees with its size, a thumbnail larger than asked, a
+    /// round trip that changes bytes) comes back as ``FuzzOutcome/contractViolation(_:)``; the
+    /// fuzz executables turn it into a crash so that libFuzzer keeps the input.
+    public func run(_ input: Data) -> FuzzOutcome {
+        switch self {
+        case .jpeg: DecoderExercise(decoder: JPEGCoder()).run(input)
+        case .png: DecoderExercise(decoder: PNGCoder()).run(InputRepair.pngCRCsRepaired(input))
+        case .gif: DecoderExercise(decoder: GIFCoder()).run(input)
+        case .webp: DecoderExercise(decoder: WebPCoder()).run(InputRepair.riffSizeRepaired(input))
+        case .coders: DecoderExercise(decoder: ImageCodersManager.standard(), sniffs: true).run(input)
+        case .dataURL: DataURLExercise.run(input)
+        }
+    }
+
+    /// Runs one input given as raw memory (the form libFuzzer hands it over).
+    public func run(_ bytes: UnsafeRawBufferPointer) -> FuzzOutcome {
+        run(Data(bytes))
+    }
+}
+
+/// What one fuzz input did.
+public enum FuzzOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// At least one decode (or parse) succeeded and every result kept the contracts.
+    case accepted
+    /// Every attempt failed with a typed ``WebImageError`` of this code (the first one seen).
+    case rejected(WebImageError.Code)
+    /// A contract was broken; the message says which and how.
+    case contractViolation(String)
+
+    /// `accepted`, `rejected(code)` or `contract violation: message`.
+    public var description: String {
+        switch self {
+        case .accepted: "accepted"
+        case .rejected(let code): "rejected(\(code))"
+        case .contractViolation(let message): "contract violation: \(message)"
+        }
+    }
+
+    /// Whether a contract was broken.
+    public var isViolation: Bool {
+        if case .contractViolation = self { return true }
+        return false
+    }
+}

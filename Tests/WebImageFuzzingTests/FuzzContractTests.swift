@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import WebImageFuzzing
+import WebImageCodecs
+
+/// The checks the fuzz targets make are real: each broken contract is reported, and the input
+/// repairs let mutated inputs through the integrity checks they would otherwise stop at.
+@Suite struct FuzzContractTests {
+    struct ForeignError: Error {}
+
+    /// A decoder that breaks one contract on purpose.
+    struct BrokenDecoder: ImageDecoding {
+        enum Fault: Sendable { case foreignError, oversizedThumbnail, shortBuffer }
+        let fault: Fault
+
+        func canDecode(_ data: Data) -> Bool { true }
+        func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+            switch fault {
+            case .foreignError:
+                throw ForeignError()
+            case .oversizedThumbnail:
+                return Image(pixels: PixelBuffer(width: 64, height: 64, alphaMode: .premultiplied))
+            case .shortBuffer:
+                var pixels = PixelBuffer(width: 2, height: 2, alphaMode: .premultiplied)
+                pixels.bytes.removeLast()
+                return Image(pixels: pixels)
+            }
+        }
+    }
+
+    @Test func foreignErrorIsAViolation() {
+        let outcome = DecoderExercise(decoder: BrokenDecoder(fault: .foreignError)).run(Data([1, 2, 3]))
+        #expect(outcome.isViolation)
+        #expect(outcome.description.contains("ForeignError"))
+    }
+
+    @Test func thumbnailLargerThanAskedIsAViolation() {
+        let outcome = DecoderExercise(decoder: BrokenDecoder(fault: .oversizedThumbnail)).run(Data([1]))
+        #expect(outcome == .contractViolation("thumbnail 64×64 does not fit in 23×17"))
+    }
+
+    @Test func bufferShorterThanItsSizeIsAViolation() {
+        let outcome = DecoderExercise(decoder: BrokenDecoder(fault: .shortBuffer)).run(Data([1]))
+        #expect(outcome == .contractViolation("still image: 15 bytes for 2×2"))
+    }
+
+    @Test func garbageIsRejectedWithATypedCode() {
+        #expect(FuzzTarget.coders.run(Data("not an image".utf8)) == .rejected(.badImageData))
+        #expect(FuzzTarget.dataURL.run(Data("http://x/".utf8)) == .rejected(.invalidURL))
+    }
+
+    @Test func pngWithBrokenCRCsDecodesOnceRepaired() throws {
+        var png = [UInt8](try FuzzTarget.png.seeds()[0].data)
+        // Flip one byte of IHDR's CRC (signature 8 + length 4 + type 4 + data 13).
+        png[8 + 4 + 4 + 13] ^= 0xFF
+        #expect(throws: WebImageError.self) { try PNGCoder().decode(Data(png)) }
+        #expect(FuzzTarget.png.run(Data(png)) == .accepted)
+    }
+
+    @Test func webpWithWrongRIFFSizeDecodesOnceRepaired() throws {
+        let good = try FuzzTarget.webp.seeds()[0].data
+        var webp = [UInt8](good)
+        webp[4] &+= 9  // the RIFF size now claims bytes that are not there
+        #expect(throws: WebImageError.self) { try WebPCoder().decode(Data(webp)) }
+        #expect(InputRepair.riffSizeRepaired(Data(webp)) == good)
+        #expect(FuzzTarget.webp.run(Data(webp)) == .accepted)
+    }
+
+    @Test func repairLeavesOtherFormatsAlone() {
+        let bytes = Data("GIF89a and then some".utf8)
+        #expect(InputRepair.pngCRCsRepaired(bytes) == bytes)
+        #expect(InputRepair.riffSizeRepaired(bytes) == bytes)
+    }
+
+    @Test func dataURLRoundTripsArbitraryBytes() {
+        let bytes = Data((0...255).map { UInt8($0) })
+        #expect(!FuzzTarget.dataURL.run(bytes).isViolation)
+    }
+}
