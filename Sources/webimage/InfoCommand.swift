@@ -31,9 +31,7 @@ struct InfoCommand: AsyncParsableCommand {
     /// The bytes and the decoded image of the file, or of the URL through the cache.
     private func load() async throws -> (Data, Image) {
         guard let url = loadableURL(file) else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw WebImageError(.invalidURL, "cannot read the file \(file)")
-            }
+            let data = try LocalFile.load(file)
             return (data, try ImageCodersManager.standard().decode(data))
         }
         let session = try await CommandSession(global: global, concurrency: 1, cache: .optional)

@@ -68,6 +68,25 @@ struct PrefetcherAndBridgeTests {
         }
     }
 
+    @Test func aConcurrencyLimitOfIntMaxRunsAsManyLoadsAsThereAreURLs() async throws {
+        try await withHarness { harness in
+            harness.server.route("/m0.png", response: .ok(try Fixture.png(seed: 1)))
+            harness.server.route("/m1.png", response: .ok(try Fixture.png(seed: 2)))
+            let manager = try harness.makeManager()
+            let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: .max)
+            let token = prefetcher.prefetch([harness.server.url("/m0.png"), harness.server.url("/m1.png")])
+            // A hang guard, not a timing check: a prefetcher counting to Int.max never gets to
+            // its results, so it is stopped after a generous while and the counts say so.
+            let guardTask = Task {
+                try await Task.sleep(for: .seconds(30))
+                token.cancel()
+            }
+            let summary = await token.completion
+            guardTask.cancel()
+            #expect(summary == ImagePrefetchProgress(finished: 2, failed: 0, total: 2))
+        }
+    }
+
     @Test func cancelAllStopsThePrefetch() async throws {
         try await withHarness { harness in
             let gate = TestGate()
