@@ -34,9 +34,8 @@ enum JPEGDecoder {
                     pixels, to: plan.targetSize,
                     sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale))
             }
-            let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
             return Image(
-                pixels: pixels, scale: options.scaleFactor, orientation: orientation, format: .jpeg,
+                pixels: pixels, scale: options.scaleFactor, orientation: header.orientation, format: .jpeg,
                 hasAlpha: false, originalPixelSize: plan.sourceSize)
         }
     }
@@ -56,7 +55,8 @@ enum JPEGDecoder {
         for header: JPEGDecompression.Header, options: ImageDecodingOptions, decompression: JPEGDecompression
     ) throws -> JPEGDecodePlan {
         try options.checkPixelLimit(header.size)
-        let target = options.targetSize(for: header.size)
+        // The thumbnail box is in display orientation (width and height swapped for 5–8).
+        let target = options.targetSize(for: header.size, orientation: header.orientation)
         let numerator = JPEGScale.numerator(for: header.size, target: target)
         let decodedSize = try decompression.scaledSize(numerator: numerator)
         guard decodedSize.width >= target.width, decodedSize.height >= target.height,
@@ -67,5 +67,12 @@ enum JPEGDecoder {
         }
         return JPEGDecodePlan(
             sourceSize: header.size, targetSize: target, scaleNumerator: numerator, decodedSize: decodedSize)
+    }
+}
+
+extension JPEGDecompression.Header {
+    /// The EXIF orientation of the APP1 segment, `.up` without one.
+    var orientation: ImageOrientation {
+        exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
     }
 }

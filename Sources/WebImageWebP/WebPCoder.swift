@@ -55,7 +55,7 @@ public struct WebPCoder: ImageCoding {
             if header.isAnimated {
                 return try decodeAnimation(bytes, header: header, orientation: orientation, options: options)
             }
-            let target = options.targetSize(for: header.size)
+            let target = options.targetSize(for: header.size, orientation: orientation)
             let pixels = try WebPStillDecoder.decode(bytes, header: header, target: target)
             return Image(
                 pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,
@@ -85,7 +85,8 @@ public struct WebPCoder: ImageCoding {
             bytes: owned, outputSize: nil, alphaMode: options.alphaMode, readsDurations: !options.firstFrameOnly)
         try options.checkAnimationBudget(frameCount: probe.frameCount, canvasSize: probe.sourceCanvasSize)
         let animated = probe.frameCount > 1 && !options.firstFrameOnly
-        let target = options.targetSize(for: probe.sourceCanvasSize, frameCount: animated ? probe.frameCount : 1)
+        let target = options.targetSize(
+            for: probe.sourceCanvasSize, frameCount: animated ? probe.frameCount : 1, orientation: orientation)
         let source =
             target == probe.sourceCanvasSize
             ? probe

@@ -1,16 +1,59 @@
 import ArgumentParser
 import WebImageCodecs
 
-/// A `WIDTHxHEIGHT` argument (e.g. `800x600`).
+/// The ranges the tool accepts for its numeric options; anything outside is a usage error (exit 2).
+enum OptionLimits {
+    /// The most pixels a `--resize` size (and so any transform result) may have: the decoding limit.
+    static let maxPixelCount = ImageDecodingOptions.defaultMaxPixelCount
+    /// `--concurrency`.
+    static let concurrency = 1...256
+    /// `--timeout`, in seconds: at most a day.
+    static let maxTimeout = 86_400.0
+    /// `--max-age`, in seconds: at most 36500 days (a century).
+    static let maxAge = 36_500.0 * 86_400
+    /// `--max-disk-size`, in bytes: at most 1 PiB.
+    static let maxDiskSize = 1 << 50
+    /// `--quality`.
+    static let quality = 0...100
+
+    /// Throws a usage error unless `value` is a `--concurrency` the tool takes.
+    static func checkConcurrency(_ value: Int) throws {
+        guard concurrency.contains(value) else {
+            throw ValidationError(
+                "--concurrency must be between \(concurrency.lowerBound) and \(concurrency.upperBound) (got \(value))")
+        }
+    }
+}
+
+/// A `WIDTHxHEIGHT` argument (e.g. `800x600`). Sides too large for an `Int` saturate, so that
+/// validation can say the size is over the limit rather than only "invalid".
 struct SizeArgument: ExpressibleByArgument {
+    let text: String
     let size: PixelSize
 
     init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
-            return nil
-        }
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Self.side(parts[0]), let height = Self.side(parts[1]) else { return nil }
+        text = argument
         size = PixelSize(width: width, height: height)
+    }
+
+    /// Decimal digits as an `Int`, `Int.max` when they do not fit; nil for anything else.
+    private static func side(_ digits: Substring) -> Int? {
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits) ?? .max
+    }
+
+    /// Throws a usage error unless both sides are positive and the area is within the pixel limit.
+    func check(option: String) throws {
+        guard size.width > 0, size.height > 0 else {
+            throw ValidationError("\(option) \(text): width and height must be at least 1")
+        }
+        guard size.pixelCount <= OptionLimits.maxPixelCount else {
+            let pixels = size.pixelCount == .max ? "more than \(Int.max)" : String(size.pixelCount)
+            throw ValidationError(
+                "\(option) \(text) asks for \(pixels) pixels, over the limit of \(OptionLimits.maxPixelCount)")
+        }
     }
 }
 
@@ -29,11 +72,17 @@ enum ResizeModeArgument: String, ExpressibleByArgument, CaseIterable {
 
 /// Options shared by commands that resize or re-encode.
 struct TransformOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Resize to WIDTHxHEIGHT (see --mode).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Resize to fit WIDTHxHEIGHT (see --mode; never enlarges without --upscale).", valueName: "WxH"))
     var resize: SizeArgument?
 
-    @Option(help: "How --resize places the image: fill (stretch), fit (inside, transparent margins), cover (crop).")
+    @Option(help: "How --resize places the image: fill (stretch), fit (inside, keeping the aspect ratio), cover (crop).")
     var mode: ResizeModeArgument = .fill
+
+    @Flag(help: "Let --resize enlarge images smaller than the size.")
+    var upscale = false
+
+    @Flag(help: "Make the --resize result exactly WIDTHxHEIGHT, centred on transparent margins.")
+    var pad = false
 
     @Option(help: ArgumentHelp("Decode as a thumbnail fitting within N×N, keeping the aspect ratio.", valueName: "N"))
     var thumbnail: Int?
@@ -42,8 +91,15 @@ struct TransformOptions: ParsableArguments {
     var quality: Int = 90
 
     func validate() throws {
-        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be a positive number of pixels") }
-        guard (0...100).contains(quality) else { throw ValidationError("--quality must be between 0 and 100") }
+        try resize?.check(option: "--resize")
+        if resize == nil && (upscale || pad) { throw ValidationError("--upscale and --pad only apply with --resize") }
+        if let thumbnail, !(1...OptionLimits.maxPixelCount).contains(thumbnail) {
+            throw ValidationError(
+                "--thumbnail must be between 1 and \(OptionLimits.maxPixelCount) pixels (got \(thumbnail))")
+        }
+        guard OptionLimits.quality.contains(quality) else {
+            throw ValidationError("--quality must be between 0 and 100 (got \(quality))")
+        }
     }
 
     /// The decode options these arguments ask for.
@@ -55,7 +111,11 @@ struct TransformOptions: ParsableArguments {
 
     /// The transformer for `--resize`, if any.
     var transformer: (any ImageTransforming)? {
-        resize.map { ResizeTransformer(size: $0.size, mode: mode.mode) }
+        resize.map {
+            ResizeTransformer(
+                size: $0.size, mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
+                maxPixelCount: OptionLimits.maxPixelCount)
+        }
     }
 
     var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality) / 100) }

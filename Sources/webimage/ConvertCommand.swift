@@ -39,25 +39,36 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .png
-        guard let data = FileManager.default.contents(atPath: input) else {
-            printError("webimage: error: cannot read \(input)")
+        let data: Data
+        do {
+            data = try LocalFile.load(input)
+        } catch {
+            printError("webimage: error: \(failureMessage(error))")
             throw ExitCode(1)
         }
+        let encoded: Data
+        let image: Image
         do {
             let coders = ImageCodersManager.standard()
             var decoding = transform.decodingOptions(firstFrameOnly: firstFrame)
             if let maxAnimationPixels { decoding.maxAnimationPixelCount = maxAnimationPixels }
-            var image = try coders.decode(data, options: decoding)
-            if let transformer = transform.transformer { image = try transformer.transform(image) }
+            var decoded = try coders.decode(data, options: decoding)
+            if let transformer = transform.transformer { decoded = try transformer.transform(decoded) }
             var options = transform.encodingOptions
             options.firstFrameOnly = firstFrame
-            let encoded = try coders.encode(image, as: format, options: options)
-            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
-            let frames = firstFrame ? 1 : (image.animation?.frameCount ?? 1)
-            Terminal.out("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes\n")
+            encoded = try coders.encode(decoded, as: format, options: options)
+            image = decoded
         } catch {
             printError("webimage: error: \(input): \(failureMessage(error))")
             throw ExitCode(1)
         }
+        do {
+            try LocalFile.save(encoded, to: output)
+        } catch {
+            printError("webimage: error: \(failureMessage(error))")
+            throw ExitCode(1)
+        }
+        let frames = firstFrame ? 1 : (image.animation?.frameCount ?? 1)
+        Terminal.out("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes\n")
     }
 }

@@ -38,7 +38,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Try URLs that failed permanently (e.g. 404) again: they are blocked for an hour, across runs.")
     var retryFailed = false
 
-    @Option(help: "Downloads at once.")
+    @Option(help: "Downloads at once, 1–256.")
     var concurrency = 6
 
     @OptionGroup var timeout: TimeoutOption
@@ -49,16 +49,16 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        try OptionLimits.checkConcurrency(concurrency)
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
     }
 
     func run() async throws {
         do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try LocalFile.makeDirectory(output)
         } catch {
-            printError("webimage: error: cannot create \(output): \(error.localizedDescription)")
+            printError("webimage: error: \(failureMessage(error))")
             throw ExitCode(1)
         }
         let session = try await CommandSession(
@@ -76,7 +76,7 @@ struct FetchCommand: AsyncParsableCommand {
                     next += 1
                     group.addTask { display.finished(index, await job.fetch(url, index: index)) }
                 }
-                for _ in 0..<concurrency { addNext() }
+                for _ in 0..<min(concurrency, urls.count) { addNext() }
                 for await _ in group { addNext() }
             }
         }

@@ -26,6 +26,13 @@ struct GlobalOptions: ParsableArguments {
 
     func validate() throws {
         if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be used together") }
+        if let maxDiskSize, maxDiskSize.bytes > OptionLimits.maxDiskSize {
+            throw ValidationError(
+                "--max-disk-size \(maxDiskSize.text) is over the limit of \(OptionLimits.maxDiskSize) bytes (1 PiB)")
+        }
+        if let maxAge, !maxAge.seconds.isFinite || maxAge.seconds > OptionLimits.maxAge {
+            throw ValidationError("--max-age \(maxAge.text) is over the limit of 36500 days")
+        }
     }
 
     /// The disk cache configuration these options describe.
@@ -47,11 +54,14 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// A byte count with an optional K, M or G suffix (powers of 1024).
+/// A byte count with an optional K, M or G suffix (powers of 1024). A count too large for an
+/// `Int` saturates, so that validation can say it is over the limit.
 struct ByteCountArgument: ExpressibleByArgument {
+    let text: String
     let bytes: Int
 
     init?(argument: String) {
+        self.text = argument
         let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
         let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = Substring(text)
@@ -61,18 +71,19 @@ struct ByteCountArgument: ExpressibleByArgument {
             multiplier = factor
             digits = digits.dropLast()
         }
-        guard let value = Int(digits), value >= 0 else { return nil }
-        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
-        guard !overflow else { return nil }
-        bytes = product
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let (product, overflow) = (Int(digits) ?? .max).multipliedReportingOverflow(by: multiplier)
+        bytes = overflow ? .max : product
     }
 }
 
 /// An age: seconds, or a number with an `s`, `m`, `h` or `d` suffix; negative means never.
 struct AgeArgument: ExpressibleByArgument {
+    let text: String
     let seconds: TimeInterval
 
     init?(argument: String) {
+        self.text = argument
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         var text = Substring(argument.trimmingCharacters(in: .whitespaces).lowercased())
         var unit = 1.0
@@ -80,6 +91,7 @@ struct AgeArgument: ExpressibleByArgument {
             unit = factor
             text = text.dropLast()
         }
+        // inf and nan are not ages; a finite number whose product overflows is over the limit.
         guard let value = Double(text), value.isFinite else { return nil }
         seconds = value * unit
     }
@@ -93,7 +105,17 @@ struct TimeoutOption: ParsableArguments {
     var timeout: Double?
 
     func validate() throws {
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard let timeout else { return }
+        guard timeout.isFinite, timeout > 0 else {
+            throw ValidationError("--timeout must be a finite number of seconds above 0 (got \(timeout))")
+        }
+        guard timeout <= OptionLimits.maxTimeout else {
+            throw ValidationError("--timeout must be at most 86400 seconds, one day (got \(timeout))")
+        }
+        // The duration is counted in whole milliseconds: 0.0004 would mean no time at all.
+        guard (timeout * 1000).rounded() >= 1 else {
+            throw ValidationError("--timeout \(timeout) rounds to 0 ms; give at least 0.001 seconds")
+        }
     }
 
     /// The timeout as a duration, when given.

@@ -38,9 +38,7 @@ struct InfoCommand: AsyncParsableCommand {
     private func load() async throws -> (Data, ImageHeader) {
         let coders = ImageCodersManager.standard()
         guard let url = loadableURL(file) else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw WebImageError(.invalidURL, "cannot read the file \(file)")
-            }
+            let data = try LocalFile.load(file)
             return (data, try coders.readHeader(data))
         }
         let session = try await CommandSession(global: global, concurrency: 1, cache: .optional)

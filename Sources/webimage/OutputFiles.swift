@@ -29,14 +29,15 @@ final class OutputFiles: Sendable {
     }
 
     /// Writes `data` atomically under a unique name for `url`; returns the path written
-    /// (relative when the directory was given relative).
+    /// (relative when the directory was given relative). A failed write is a
+    /// ``WebImageError/Code/fileUnwritable`` naming the path.
     func write(_ data: Data, for url: URL?, format: ImageFormat) throws -> String {
         let path = reserve(Self.fileName(for: url, format: format))
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try LocalFile.save(data, to: path)
         } catch {
             release(path)
-            throw WebImageError(.cacheIO, "cannot write \(path): \(error.localizedDescription)")
+            throw error
         }
         return path
     }

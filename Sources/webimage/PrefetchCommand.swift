@@ -20,7 +20,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("file"), help: ArgumentHelp("A file of URLs, one per line.", valueName: "LIST"))
     var listFile: String?
 
-    @Option(help: "Prefetches at once.")
+    @Option(help: "Prefetches at once, 1–256.")
     var concurrency = 3
 
     @OptionGroup var timeout: TimeoutOption
@@ -31,7 +31,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        try OptionLimits.checkConcurrency(concurrency)
         if urls.isEmpty && listFile == nil { throw ValidationError("give URLs, --file LIST or - for standard input") }
     }
 
@@ -82,8 +82,11 @@ struct PrefetchCommand: AsyncParsableCommand {
             }
         }
         if let listFile {
-            guard let data = FileManager.default.contents(atPath: listFile) else {
-                printError("webimage: error: cannot read \(listFile)")
+            let data: Data
+            do {
+                data = try LocalFile.load(listFile)
+            } catch {
+                printError("webimage: error: \(failureMessage(error))")
                 throw ExitCode(1)
             }
             entries += Self.entries(in: String(decoding: data, as: UTF8.self))

@@ -30,6 +30,23 @@ struct JPEGOrientationTests {
         #expect(image.pixelSize == PixelSize(width: 40, height: 20))
     }
 
+    @Test("thumbnail boxes apply to the displayed orientation (hand-built APP1, orientation 6)")
+    func thumbnailBoxIsDisplayed() throws {
+        // A portrait photo stored landscape: 400×300 stored, displayed 300×400.
+        let plain = try JPEGTestData.gradientJPEG(width: 400, height: 300)
+        let tagged = JPEGTestData.splicingEXIF(JPEGTestData.exifTIFF(orientation: 6, bigEndian: false), into: plain)
+        let box = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 32, height: 100))
+        let image = try coder.decode(tagged, options: box)
+        #expect(image.orientation == .right)
+        #expect(image.pixelSize == PixelSize(width: 43, height: 32))
+        #expect(image.size.width == 32)
+        #expect(image.size.height == 43)
+        // The same pixels as the upright decode's thumbnail, once displayed.
+        let upright = try coder.decode(plain, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 100, height: 32)))
+        #expect(upright.pixelSize == image.pixelSize)
+        #expect(image.pixels == upright.pixels)
+    }
+
     @Test("a LONG-typed orientation is read too")
     func longType() {
         let tiff = JPEGTestData.exifTIFF(orientation: 8, bigEndian: false, type: 4)

@@ -104,6 +104,24 @@ struct ManagerCacheTests {
         }
     }
 
+    @Test(arguments: [ImageFormat.jpeg, .webp, .gif])
+    func aTransformedImageIsStoredInItsSourceFormat(format: ImageFormat) async throws {
+        try await withHarness { harness in
+            let source = Image(pixels: ImageFixtures.gradient(width: 64, height: 48), format: format)
+            let bytes = try ImageCodersManager.standard().encode(source, as: format, options: ImageEncodingOptions())
+            harness.server.route("/f.\(format.fileExtension)", response: .ok(bytes))
+            let manager = try harness.makeManager()
+            var request = ImageRequest(url: harness.server.url("/f.\(format.fileExtension)"), options: [.waitStoreCache])
+            request.transformer = ResizeTransformer(size: PixelSize(width: 16, height: 16), mode: .aspectFill)
+            let response = try await manager.image(for: request)
+            #expect(response.image.format == format)
+            #expect(response.image.pixelSize == PixelSize(width: 16, height: 16))
+            let key = try #require(manager.cacheKey(for: request))
+            let stored = try #require(try await diskEntry(manager.configuration.imageCache, key)?.data)
+            #expect(ImageFormat.detect(in: stored) == format)
+        }
+    }
+
     @Test func scaleDownOfALargeImage() async throws {
         try await withHarness { harness in
             let png = try Fixture.png(width: 1200, height: 900)

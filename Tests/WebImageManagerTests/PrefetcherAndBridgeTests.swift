@@ -68,6 +68,19 @@ struct PrefetcherAndBridgeTests {
         }
     }
 
+    @Test func aConcurrencyLimitOfIntMaxRunsAsManyLoadsAsThereAreURLs() async throws {
+        try await withHarness { harness in
+            harness.server.route("/m0.png", response: .ok(try Fixture.png(seed: 1)))
+            harness.server.route("/m1.png", response: .ok(try Fixture.png(seed: 2)))
+            let manager = try harness.makeManager()
+            let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: .max)
+            let token = prefetcher.prefetch([harness.server.url("/m0.png"), harness.server.url("/m1.png")])
+            // (Before the clamp this never ended: the start loop counted to Int.max.)
+            let summary = await token.completion
+            #expect(summary == ImagePrefetchProgress(finished: 2, failed: 0, total: 2))
+        }
+    }
+
     @Test func cancelAllStopsThePrefetch() async throws {
         try await withHarness { harness in
             let gate = TestGate()

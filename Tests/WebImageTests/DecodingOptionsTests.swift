@@ -14,6 +14,30 @@ struct DecodingOptionsTests {
         #expect(options.targetSize(for: PixelSize(width: 6000, height: 4000)) == PixelSize(width: 256, height: 256))
     }
 
+    @Test("The thumbnail box is in the displayed orientation: swapped for orientations 5–8", arguments: ImageOrientation.allCases)
+    func thumbnailOrientation(orientation: ImageOrientation) {
+        var options = ImageDecodingOptions()
+        options.thumbnailPixelSize = PixelSize(width: 320, height: 1000)
+        let stored = options.targetSize(for: PixelSize(width: 4000, height: 3000), orientation: orientation)
+        // A portrait photo stored landscape (orientation 6) displays at most 320 wide.
+        let displayed = orientation.swapsDimensions ? PixelSize(width: stored.height, height: stored.width) : stored
+        #expect(displayed.width == 320)
+        #expect(displayed.height == (orientation.swapsDimensions ? 427 : 240))
+        options.preserveAspectRatio = false
+        let stretched = options.targetSize(for: PixelSize(width: 4000, height: 3000), orientation: orientation)
+        #expect(stretched == (orientation.swapsDimensions ? PixelSize(width: 1000, height: 320) : PixelSize(width: 320, height: 1000)))
+    }
+
+    @Test("Thumbnail boxes beyond Int's range never trap")
+    func hugeThumbnail() {
+        var options = ImageDecodingOptions()
+        for box in [PixelSize(width: .max, height: 1), PixelSize(width: 1, height: .max), PixelSize(width: .max, height: .max)] {
+            options.thumbnailPixelSize = box
+            let size = options.targetSize(for: PixelSize(width: 300, height: 200))
+            #expect(size.width <= 300 && size.height <= 200 && size.width >= 1 && size.height >= 1)
+        }
+    }
+
     @Test("The scale-down limit bounds decoded bytes, shared across animation frames")
     func scaleDown() {
         var options = ImageDecodingOptions()

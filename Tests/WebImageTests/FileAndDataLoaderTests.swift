@@ -60,6 +60,17 @@ struct FileAndDataLoaderTests {
         }
     }
 
+    @Test func directoryIsUnreadableAndSaysSo() async throws {
+        try await Self.withTemporaryFile(Self.bytes(10)) { file in
+            let directory = file.deletingLastPathComponent()
+            let error = await #expect(throws: WebImageError.self) {
+                _ = try await FileImageLoader().load(ImageLoadRequest(url: directory)).result()
+            }
+            #expect(error?.code == .fileUnreadable)
+            #expect(error?.message.contains("is a directory") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func fileOverTheLimitIsTooLargeBeforeReading() async throws {
         try await Self.withTemporaryFile(Self.bytes(5_000)) { file in
             let loader = FileImageLoader(maximumBytes: 4_999)

@@ -13,9 +13,17 @@ struct TransformerTests {
         #expect(out.pixels.isOpaque)
     }
 
-    @Test("aspectFit fits inside with transparent margins on a canvas of exactly the size")
+    @Test("aspectFit gives the fitted size, without margins")
     func aspectFit() throws {
         let out = try ResizeTransformer(size: PixelSize(width: 50, height: 50), mode: .aspectFit).transform(image)
+        #expect(out.pixelSize == PixelSize(width: 50, height: 25))
+        #expect(out.pixels.isOpaque)
+    }
+
+    @Test("aspectFit with padsToSize fits inside with transparent margins on a canvas of exactly the size")
+    func aspectFitPadded() throws {
+        let out = try ResizeTransformer(size: PixelSize(width: 50, height: 50), mode: .aspectFit, padsToSize: true)
+            .transform(image)
         #expect(out.pixelSize == PixelSize(width: 50, height: 50))
         // 200×100 fits as 50×25, centred: rows 0..11 and 37..49 are transparent.
         #expect(out.pixels[25, 5].a == 0)
@@ -60,5 +68,10 @@ struct TransformerTests {
         let crop = CropTransformer(rect: PixelRect(x: 1, y: 2, width: 3, height: 4))
         #expect(resize.key != ResizeTransformer(size: PixelSize(width: 10, height: 20), mode: .fill).key)
         #expect(PipelineTransformer([resize, crop]).key == resize.key + "-" + crop.key)
+        #expect(resize.key == "ResizeTransformer(10x20,aspectFit)")
+        let both = ResizeTransformer(size: PixelSize(width: 10, height: 20), mode: .aspectFit, allowsUpscaling: true, padsToSize: true)
+        #expect(both.key == "ResizeTransformer(10x20,aspectFit,upscale,pad)")
+        // The pixel limit does not change a successful result, so it is not part of the key.
+        #expect(ResizeTransformer(size: PixelSize(width: 10, height: 20), maxPixelCount: 7).key == ResizeTransformer(size: PixelSize(width: 10, height: 20)).key)
     }
 }

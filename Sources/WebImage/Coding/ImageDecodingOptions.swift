@@ -17,6 +17,10 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var scaleFactor: Double = 1
     /// Decode to at most this size. With ``preserveAspectRatio`` the image fits inside it;
     /// without, it is stretched to exactly this size. Never scales up.
+    ///
+    /// The size is in the *displayed* orientation: for an EXIF orientation of 5–8 (a portrait
+    /// photo stored landscape) the stored pixels fit the box with width and height swapped, so
+    /// that the displayed image fits the box (see ``targetSize(for:frameCount:orientation:)``).
     public var thumbnailPixelSize: PixelSize?
     /// Whether a thumbnail keeps the source's aspect ratio.
     public var preserveAspectRatio: Bool = true
@@ -84,9 +88,19 @@ public struct ImageDecodingOptions: Hashable, Sendable {
 
     /// The size to decode a `source`-sized image (or each of `frameCount` frames) to, applying
     /// the thumbnail size and the scale-down limit. Returns `source` when neither applies.
-    public func targetSize(for source: PixelSize, frameCount: Int = 1) -> PixelSize {
+    ///
+    /// `source` and the result are stored sizes; `orientation` is the image's EXIF orientation,
+    /// and the thumbnail box applies to the displayed image: for orientations 5–8 its width and
+    /// height are swapped. Orientation 6, a 4000×3000 stored photo and a 320×1000 box give
+    /// 427×320 stored pixels, which display as 320×427.
+    ///
+    /// ```swift
+    /// let stored = options.targetSize(for: header.size, orientation: exifOrientation)
+    /// ```
+    public func targetSize(for source: PixelSize, frameCount: Int = 1, orientation: ImageOrientation = .up) -> PixelSize {
         var target = source
-        if let thumbnail = thumbnailPixelSize, thumbnail.width > 0, thumbnail.height > 0 {
+        if var thumbnail = thumbnailPixelSize, thumbnail.width > 0, thumbnail.height > 0 {
+            if orientation.swapsDimensions { thumbnail = PixelSize(width: thumbnail.height, height: thumbnail.width) }
             target = Self.fit(source, into: thumbnail, preserveAspectRatio: preserveAspectRatio)
         }
         if let limit = scaleDownLimitBytes, limit > 0 {
@@ -109,10 +123,12 @@ public struct ImageDecodingOptions: Hashable, Sendable {
         if source.width <= box.width && source.height <= box.height { return source }
         let sourceRatio = Double(source.width) / Double(source.height)
         let boxRatio = Double(box.width) / Double(box.height)
+        // Each side stays within the source's (the box is smaller on at least one axis), so the
+        // saturating conversion never matters for real sizes; it only rules out a trap.
         if sourceRatio > boxRatio {
-            return PixelSize(width: box.width, height: max(1, Int((Double(box.width) / sourceRatio).rounded())))
+            return PixelSize(width: box.width, height: ResizeGeometry.scaled(box.width, by: 1 / sourceRatio, atMost: source.height))
         } else {
-            return PixelSize(width: max(1, Int((Double(box.height) * sourceRatio).rounded())), height: box.height)
+            return PixelSize(width: ResizeGeometry.scaled(box.height, by: sourceRatio, atMost: source.width), height: box.height)
         }
     }
 }

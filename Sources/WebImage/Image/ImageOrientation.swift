@@ -1,8 +1,15 @@
 /// EXIF orientation (TIFF tag 274), values 1–8.
 ///
-/// WebImage **exposes** orientation and never applies it while decoding: ``Image/pixels`` are the
+/// WebImage **carries** orientation and never applies it while decoding: ``Image/pixels`` are the
 /// pixels as stored, and ``Image/orientation`` says how to display them. Encoders apply it before
 /// writing (they do not write EXIF), and ``PixelBuffer/oriented(_:)`` applies it on demand.
+///
+/// Every size a caller asks for is in the *displayed* orientation, whichever path makes the
+/// pixels: a thumbnail box (``ImageDecodingOptions/thumbnailPixelSize``), a
+/// ``ResizeTransformer`` size and a ``CropTransformer`` rectangle. For orientations 5–8 the
+/// stored pixels are sized with width and height swapped, and the result keeps its orientation:
+/// a portrait photo stored 4000×3000 landscape with orientation 6, asked for a 320×1000 box,
+/// becomes 427×320 stored pixels that display 320 wide.
 public enum ImageOrientation: Int, Hashable, Sendable, CaseIterable {
     case up = 1
     case upMirrored = 2

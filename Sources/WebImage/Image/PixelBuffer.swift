@@ -35,7 +35,9 @@ public struct PixelBuffer: Hashable, Sendable {
 
     /// Wraps existing pixels; `bytes.count` must be `width * height * 4`.
     public init(width: Int, height: Int, alphaMode: AlphaMode, bytes: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && bytes.count == width * height * 4, "pixel count mismatch")
+        precondition(
+            width >= 0 && height >= 0 && bytes.count == PixelSize(width: width, height: height).rgbaByteCount,
+            "pixel count mismatch")
         self.width = width
         self.height = height
         self.alphaMode = alphaMode
@@ -43,8 +45,12 @@ public struct PixelBuffer: Hashable, Sendable {
     }
 
     /// A buffer filled with one colour (transparent black by default).
+    ///
+    /// The size must be one the caller trusts (it traps when `width × height × 4` overflows); for
+    /// sizes from input, use ``init(width:height:alphaMode:maxPixelCount:fill:)``.
     public init(width: Int, height: Int, alphaMode: AlphaMode, fill: RGBA8 = .clear) {
-        let count = width * height
+        let count = PixelSize(width: width, height: height).pixelCount
+        precondition(width >= 0 && height >= 0 && count < Int.max / 4, "pixel buffer size \(width)×\(height) overflows")
         let bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
             for i in 0..<count {
                 buffer[4 * i] = fill.r
@@ -58,11 +64,15 @@ public struct PixelBuffer: Hashable, Sendable {
     }
 
     /// Creates a buffer by letting `body` write every byte of uninitialised storage.
+    ///
+    /// The size must be one the caller trusts (it traps when `width × height × 4` overflows); for
+    /// sizes from input, use ``init(width:height:alphaMode:maxPixelCount:initializingWith:)``.
     public init(
         width: Int, height: Int, alphaMode: AlphaMode,
         initializingWith body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
     ) rethrows {
-        let count = width * height * 4
+        let count = PixelSize(width: width, height: height).rgbaByteCount
+        precondition(width >= 0 && height >= 0 && count < Int.max, "pixel buffer size \(width)×\(height) overflows")
         let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             try body(buffer)
             initialized = count

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Loads file:// URLs by streamed reads, reporting progress after each chunk.
 ///
-/// A missing or unreadable file fails with ``WebImageError/Code/fileUnreadable`` (not blocked by
+/// A missing or unreadable file, or a directory, fails with ``WebImageError/Code/fileUnreadable`` (not blocked by
 /// the standard policy: the file may appear later); a file over ``maximumBytes`` fails with
 /// ``WebImageError/Code/tooLarge`` before it is read. The request's decryptor is applied to the
 /// whole file (partial data is then not offered), as the HTTP loader does.
@@ -53,6 +53,10 @@ public struct FileImageLoader: ImageLoading {
         let clock = ContinuousClock()
         let start = clock.now
         let url = request.url
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw WebImageError(.fileUnreadable, "\(url.path) is a directory, not a file")
+        }
         let handle: FileHandle
         let size: Int
         do {

@@ -28,7 +28,8 @@ public final class ImagePrefetcher: Sendable {
 
     /// The manager that loads.
     public let manager: ImageManager
-    /// How many URLs load at once (default 3).
+    /// How many URLs load at once (default 3; at least 1). A prefetch of fewer URLs runs as many
+    /// loads as it has URLs.
     public let maximumConcurrentPrefetches: Int
     /// Where images go.
     public let destination: Destination
@@ -58,7 +59,8 @@ public final class ImagePrefetcher: Sendable {
         let token = ImagePrefetchToken(total: urls.count)
         let id = ObjectIdentifier(token)
         tokens.withLock { $0[id] = token }
-        let (manager, limit, destination, options) = (manager, maximumConcurrentPrefetches, destination, options)
+        let (manager, destination, options) = (manager, destination, options)
+        let workers = Self.workerCount(limit: maximumConcurrentPrefetches, urlCount: urls.count)
         let work = Task { [weak self] in
             await withTaskGroup(of: ImagePrefetchResult.self) { group in
                 var iterator = urls.enumerated().makeIterator()
@@ -79,7 +81,7 @@ public final class ImagePrefetcher: Sendable {
                         }
                     }
                 }
-                for _ in 0..<limit where !Task.isCancelled { addNext() }
+                for _ in 0..<workers where !Task.isCancelled { addNext() }
                 for await result in group {
                     token.record(result)
                     if !Task.isCancelled { addNext() }
@@ -90,6 +92,12 @@ public final class ImagePrefetcher: Sendable {
         }
         token.attach(work)
         return token
+    }
+
+    /// How many loads run at once for `urlCount` URLs: the limit, but never more than there is
+    /// work (a limit of `Int.max` must not mean `Int.max` turns of a loop).
+    static func workerCount(limit: Int, urlCount: Int) -> Int {
+        max(0, min(limit, urlCount))
     }
 
     /// Cancels every running prefetch.

@@ -8,13 +8,22 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// The overlap of two rectangles (empty size when they do not overlap).
+    /// The overlap of two rectangles (empty size when they do not overlap). Overflow-safe: edges
+    /// beyond `Int`'s range saturate.
     public func intersection(_ other: PixelRect) -> PixelRect {
         let left = max(x, other.x)
         let top = max(y, other.y)
-        let right = min(x + width, other.x + other.width)
-        let bottom = min(y + height, other.y + other.height)
-        return PixelRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+        let right = min(Self.saturatingSum(x, width), Self.saturatingSum(other.x, other.width))
+        let bottom = min(Self.saturatingSum(y, height), Self.saturatingSum(other.y, other.height))
+        guard right > left, bottom > top else { return PixelRect(x: left, y: top, width: 0, height: 0) }
+        let (width, wide) = right.subtractingReportingOverflow(left)
+        let (height, tall) = bottom.subtractingReportingOverflow(top)
+        return PixelRect(x: left, y: top, width: wide ? .max : width, height: tall ? .max : height)
+    }
+
+    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
     }
 
     public var description: String { "(\(x), \(y), \(width)×\(height))" }
@@ -23,8 +32,8 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 extension PixelBuffer {
     /// The pixels inside `rect`, which must lie within the buffer.
     public func cropped(to rect: PixelRect) throws -> PixelBuffer {
-        guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0, rect.x + rect.width <= width,
-            rect.y + rect.height <= height
+        guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0, rect.width <= width - rect.x,
+            rect.height <= height - rect.y
         else { throw WebImageError(.badImageData, "crop \(rect) is outside \(size)") }
         return bytes.withUnsafeBufferPointer { src in
             PixelBuffer(width: rect.width, height: rect.height, alphaMode: alphaMode) { out in

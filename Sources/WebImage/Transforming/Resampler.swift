@@ -59,10 +59,20 @@ public enum Resampler {
         if buffer.size == size && fullWidth && fullHeight { return buffer }
         let mode = buffer.alphaMode
         var work = buffer.premultiplied()
-        if size.width != work.width || !fullWidth {
+        let resizesWidth = size.width != work.width || !fullWidth
+        let resizesHeight = size.height != work.height || !fullHeight
+        // Horizontal first, unless that makes an intermediate larger than both the source and the
+        // result (widening while shortening: 1×100000 → 10000×1 would pass through 10000×100000).
+        let widenedFirst = PixelSize(width: size.width, height: buffer.height).pixelCount
+        let verticalFirst =
+            resizesWidth && resizesHeight && widenedFirst > max(buffer.size.pixelCount, size.pixelCount)
+        if verticalFirst {
+            work = vertical(work, to: size.height, extent: extent.height, filter: filter)
+        }
+        if resizesWidth {
             work = horizontal(work, to: size.width, extent: extent.width, filter: filter)
         }
-        if size.height != work.height || !fullHeight {
+        if resizesHeight && !verticalFirst {
             work = vertical(work, to: size.height, extent: extent.height, filter: filter)
         }
         return work.converted(to: mode)

@@ -1,12 +1,37 @@
-/// Resizes to a size in pixels (SDWebImage's `SDImageResizingTransformer`).
+/// Resizes to a size in pixels, in the image's *displayed* orientation.
 ///
-/// - ``Mode/fill``: stretch to exactly the size.
-/// - ``Mode/aspectFit``: fit inside the size keeping the aspect ratio; the canvas is exactly the
-///   size, with transparent margins.
+/// - ``Mode/fill``: stretch to the size.
+/// - ``Mode/aspectFit``: fit inside the size keeping the aspect ratio; the result is the fitted
+///   size (no margins), unless ``padsToSize``.
 /// - ``Mode/aspectFill``: cover the size keeping the aspect ratio, centred and cropped to it.
+///
+/// The rule: **never upscale by default.** Without ``allowsUpscaling`` no axis grows: a source
+/// smaller than the size keeps its own size (fill and fit), or is only cropped to the size's
+/// proportions where it exceeds them (fill's axes clamp one by one; cover crops to at most the
+/// source). With ``padsToSize`` the result's canvas is exactly the size, the image centred on
+/// transparent margins.
+///
+/// How the peers differ:
+/// - SDWebImage's `SDImageResizingTransformer` always scales to exactly the size per its
+///   `contentMode` (scale-to-fill, aspect-fit with transparent margins, aspect-fill cropped),
+///   upscaling included: ask for `allowsUpscaling: true, padsToSize: true` to get that.
+/// - Nuke's `ImageProcessors.Resize` defaults to `upscale: false` and aspect-fit without margins,
+///   with a `crop` option for aspect-fill: our defaults, with `.aspectFill` for `crop: true`.
+///
+/// EXIF orientation is carried on ``Image/orientation``, never applied to the pixels, so the size
+/// is taken in the displayed orientation: for orientations 5–8 (a rotated portrait photo stored
+/// landscape) the size's width and height are swapped before the stored pixels are resized, and
+/// the result keeps the orientation. The result keeps the source's ``Image/format`` too, so a
+/// cache stores it in that format.
+///
+/// Every result obeys a pixel limit (``maxPixelCount``, the decoding limit by default), checked
+/// from the sizes before any pixel is allocated: an oversized result throws
+/// ``WebImageError/Code/tooLarge``.
 ///
 /// ```swift
 /// let square = try ResizeTransformer(size: PixelSize(width: 128, height: 128), mode: .aspectFill).transform(image)
+/// let boxed = try ResizeTransformer(size: PixelSize(width: 320, height: 240), mode: .aspectFit, padsToSize: true)
+///     .transform(image)
 /// ```
 public struct ResizeTransformer: ImageTransforming {
     /// How the image is placed in the target size.
@@ -14,68 +39,70 @@ public struct ResizeTransformer: ImageTransforming {
         case fill, aspectFit, aspectFill
     }
 
+    /// The size, in the displayed orientation.
     public let size: PixelSize
+    /// How the image is placed in ``size``.
     public let mode: Mode
+    /// Whether an image smaller than ``size`` is enlarged (default `false`).
+    public let allowsUpscaling: Bool
+    /// Whether the result is exactly ``size``, the image centred on transparent margins
+    /// (default `false`: the result is as large as the image placed in it).
+    public let padsToSize: Bool
+    /// The most pixels a result (each frame of an animation) may have; not part of ``key``.
+    public let maxPixelCount: Int
 
-    public init(size: PixelSize, mode: Mode = .fill) {
+    /// A resize to `size` in `mode`.
+    public init(
+        size: PixelSize, mode: Mode = .fill, allowsUpscaling: Bool = false, padsToSize: Bool = false,
+        maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+    ) {
         self.size = size
         self.mode = mode
+        self.allowsUpscaling = allowsUpscaling
+        self.padsToSize = padsToSize
+        self.maxPixelCount = maxPixelCount
     }
 
-    public var key: String { "ResizeTransformer(\(size.width)x\(size.height),\(mode.rawValue))" }
+    /// `ResizeTransformer(WxH,mode)`, with `,upscale` and `,pad` when those are on.
+    public var key: String {
+        "ResizeTransformer(\(size.width)x\(size.height),\(mode.rawValue)"
+            + (allowsUpscaling ? ",upscale" : "") + (padsToSize ? ",pad" : "") + ")"
+    }
 
     public func transform(_ image: Image) throws -> Image {
         guard size.width > 0, size.height > 0 else {
             throw WebImageError(.badImageData, "cannot resize to an empty size \(size)")
         }
-        let (target, mode) = (size, mode)
-        return try mapFrames(image, canvasSize: target) { try Self.resize($0, to: target, mode: mode) }
-    }
-
-    static func resize(_ pixels: PixelBuffer, to target: PixelSize, mode: Mode) throws -> PixelBuffer {
-        let source = pixels.size
-        let scaleX = Double(target.width) / Double(source.width)
-        let scaleY = Double(target.height) / Double(source.height)
-        switch mode {
-        case .fill:
-            return Resampler.resample(pixels, to: target)
-        case .aspectFit:
-            let scale = min(scaleX, scaleY)
-            let fitted = PixelSize(
-                width: max(1, Int((Double(source.width) * scale).rounded())),
-                height: max(1, Int((Double(source.height) * scale).rounded())))
-            let scaled = Resampler.resample(pixels, to: fitted)
-            var canvas = PixelBuffer(width: target.width, height: target.height, alphaMode: pixels.alphaMode)
-            canvas.draw(scaled, at: ((target.width - fitted.width) / 2, (target.height - fitted.height) / 2))
-            return canvas
-        case .aspectFill:
-            let scale = max(scaleX, scaleY)
-            let covering = PixelSize(
-                width: max(target.width, Int((Double(source.width) * scale).rounded())),
-                height: max(target.height, Int((Double(source.height) * scale).rounded())))
-            let scaled = Resampler.resample(pixels, to: covering)
-            return try scaled.cropped(
-                to: PixelRect(
-                    x: (covering.width - target.width) / 2, y: (covering.height - target.height) / 2,
-                    width: target.width, height: target.height))
+        // The size is in display orientation; the pixels are stored unrotated.
+        let target = image.orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
+        let (mode, upscale, pad, limit) = (mode, allowsUpscaling, padsToSize, maxPixelCount)
+        let canvas = ResizeGeometry(
+            source: image.pixelSize, target: target, mode: mode, allowsUpscaling: upscale, padsToSize: pad
+        ).canvasSize
+        // Animation frames are canvas-sized, like the first frame.
+        return try mapFrames(image, canvasSize: canvas) { pixels in
+            let geometry = ResizeGeometry(
+                source: pixels.size, target: target, mode: mode, allowsUpscaling: upscale, padsToSize: pad)
+            return try Self.resize(pixels, geometry: geometry, maxPixelCount: limit)
         }
     }
-}
 
-/// Crops to a rectangle in pixels (SDWebImage's `SDImageCroppingTransformer`); the rectangle is
-/// clipped to the image, and an empty intersection is an error.
-public struct CropTransformer: ImageTransforming {
-    public let rect: PixelRect
-    public init(rect: PixelRect) { self.rect = rect }
-    public var key: String { "CropTransformer(\(rect.x),\(rect.y),\(rect.width),\(rect.height))" }
-
-    public func transform(_ image: Image) throws -> Image {
-        let clipped = rect.intersection(PixelRect(x: 0, y: 0, width: image.pixelSize.width, height: image.pixelSize.height))
-        guard clipped.width > 0, clipped.height > 0 else {
-            throw WebImageError(.badImageData, "crop rectangle \(rect) lies outside the \(image.pixelSize) image")
+    /// Applies `geometry`, after checking its sizes against `maxPixelCount`.
+    static func resize(_ pixels: PixelBuffer, geometry: ResizeGeometry, maxPixelCount: Int) throws -> PixelBuffer {
+        for size in [geometry.scaledSize, geometry.canvasSize] {
+            guard size.pixelCount <= maxPixelCount else {
+                throw WebImageError(
+                    .tooLarge, "resizing to \(size) makes \(size.pixelCount) pixels, over the limit of \(maxPixelCount)")
+            }
         }
-        return try mapFrames(image, canvasSize: PixelSize(width: clipped.width, height: clipped.height)) {
-            try $0.cropped(to: clipped)
-        }
+        let whole = geometry.sourceRect == PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height)
+        let kept = whole ? pixels : try pixels.cropped(to: geometry.sourceRect)
+        let scaled = Resampler.resample(kept, to: geometry.scaledSize)
+        guard geometry.canvasSize != geometry.scaledSize else { return scaled }
+        var canvas = try PixelBuffer(
+            width: geometry.canvasSize.width, height: geometry.canvasSize.height, alphaMode: pixels.alphaMode,
+            maxPixelCount: maxPixelCount)
+        canvas.draw(scaled, at: geometry.origin)
+        return canvas
     }
 }
