@@ -58,6 +58,10 @@ struct DiskCacheIndexTests {
         try await reader.setData(bytes(10), forKey: "k")
         let stored = clock.now()
         let observer = try DiskCache(configuration: .testing(root.url, clock: clock))  // another process's view
+        // The sweep each cache runs once opened is a write, and a write flushes the pending
+        // accesses: let it finish first, so it cannot land between the reads on a loaded machine.
+        await reader.waitUntilOpened()
+        await observer.waitUntilOpened()
         clock.advance(by: 10)
         for _ in 0..<3 { #expect(try await reader.data(forKey: "k") == bytes(10)) }
         #expect(try await observer.metadata(forKey: "k")?.lastAccessAt == stored)  // not written yet
