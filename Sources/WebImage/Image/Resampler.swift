@@ -44,10 +44,15 @@ public enum Resampler {
 
     /// `buffer` resampled to `size` (returned unchanged when the sizes match).
     ///
-    /// - Parameter sourceExtent: how many source pixels (fractional) the output spans, from the
-    ///   top-left; defaults to the whole buffer. Decoders that scale by whole blocks (libjpeg's DCT
-    ///   scaling rounds sizes up) pass the exact scaled extent, so that a partial last column or
-    ///   row does not shift the image.
+    /// - Parameters:
+    ///   - buffer: the pixels to resample, in either alpha mode (resampled premultiplied, returned
+    ///     in the input's mode).
+    ///   - size: the size of the result.
+    ///   - sourceExtent: how many source pixels (fractional) the output spans, from the top-left;
+    ///     defaults to the whole buffer. Decoders that scale by whole blocks (libjpeg's DCT scaling
+    ///     rounds sizes up) pass the exact scaled extent, so that a partial last column or row does
+    ///     not shift the image.
+    ///   - filter: the resampling filter.
     public static func resample(
         _ buffer: PixelBuffer, to size: PixelSize, sourceExtent: (width: Double, height: Double)? = nil,
         filter: Filter = .lanczos3
