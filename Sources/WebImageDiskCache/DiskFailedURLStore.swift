@@ -14,7 +14,7 @@ public import WebImage
 ///
 /// ```swift
 /// let disk = try DiskCache(namespace: "avatars")
-/// var configuration = ImageManagerConfiguration(imageCache: ImageCache(memory: [MemoryCache()], data: [disk]), loader: loaders, coders: coders)
+/// var configuration = ImageManager.Configuration(imageCache: ImageCache(memory: [MemoryCache()], data: [disk]), loader: loaders, coders: coders)
 /// configuration.failedURLs = try await disk.failedURLStore(timeToLive: 3600)
 /// ```
 public final class DiskFailedURLStore: FailedURLRecording {
@@ -77,7 +77,7 @@ public final class DiskFailedURLStore: FailedURLRecording {
 
 extension DiskCache {
     /// A failed-URL store kept in this cache's index, loaded now (expired entries are removed).
-    /// Give it to ``ImageManagerConfiguration/failedURLs`` so blocked URLs survive the process.
+    /// Give it to ``ImageManager/Configuration/failedURLs`` so blocked URLs survive the process.
     ///
     /// ```swift
     /// configuration.failedURLs = try await disk.failedURLStore(timeToLive: 3600)   // one hour

@@ -26,9 +26,9 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
         var key: Key
         var phase: Phase
         /// Callers and their priorities, in join order.
-        var subscribers: [(token: TokenID, priority: ImageLoadPriority)]
+        var subscribers: [(token: TokenID, priority: ImageLoad.Priority)]
 
-        var priority: ImageLoadPriority { subscribers.map(\.priority).max() ?? .low }
+        var priority: ImageLoad.Priority { subscribers.map(\.priority).max() ?? .low }
     }
 
     /// What a new caller got.
@@ -60,8 +60,8 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     private var tokens: [TokenID: DownloadID] = [:]
     /// Queued downloads by the priority they are filed under, each sorted by sequence (download
     /// ids grow with sequence, so by id): picking the next is O(1) instead of a scan.
-    private var waiting: [ImageLoadPriority: [DownloadID]] = [.high: [], .normal: [], .low: []]
-    private var filedUnder: [DownloadID: ImageLoadPriority] = [:]
+    private var waiting: [ImageLoad.Priority: [DownloadID]] = [.high: [], .normal: [], .low: []]
+    private var filedUnder: [DownloadID: ImageLoad.Priority] = [:]
     private(set) var runningCount = 0
     private var nextID = 0
     private var nextSequence = 0
@@ -73,7 +73,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
 
     /// Queued downloads, in the order they would start.
     var queue: [DownloadID] {
-        [ImageLoadPriority.high, .normal, .low].flatMap { order == .fifo ? waiting[$0]! : waiting[$0]!.reversed() }
+        [ImageLoad.Priority.high, .normal, .low].flatMap { order == .fifo ? waiting[$0]! : waiting[$0]!.reversed() }
     }
 
     /// The callers of a download, in join order.
@@ -88,7 +88,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     func phase(of download: DownloadID) -> Phase? { downloads[download]?.phase }
 
     /// A caller asks for `key`: it joins the live download of that key or queues a new one.
-    mutating func subscribe(token: TokenID, key: Key, priority: ImageLoadPriority) -> Subscription {
+    mutating func subscribe(token: TokenID, key: Key, priority: ImageLoad.Priority) -> Subscription {
         precondition(tokens[token] == nil, "token \(token) subscribed twice")
         if let id = byKey[key] {
             downloads[id]!.subscribers.append((token, priority))
@@ -129,7 +129,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     }
 
     /// A caller changes its priority; a queued download is reordered accordingly.
-    mutating func setPriority(token: TokenID, _ priority: ImageLoadPriority) {
+    mutating func setPriority(token: TokenID, _ priority: ImageLoad.Priority) {
         guard let id = tokens[token], let index = downloads[id]?.subscribers.firstIndex(where: { $0.token == token })
         else { return }
         downloads[id]!.subscribers[index].priority = priority
@@ -168,7 +168,7 @@ struct DownloadQueueStateMachine<Key: Hashable & Sendable>: Sendable {
     }
 
     private func nextQueued() -> DownloadID? {
-        for priority in [ImageLoadPriority.high, .normal, .low] {
+        for priority in [ImageLoad.Priority.high, .normal, .low] {
             if let ids = waiting[priority], !ids.isEmpty { return order == .fifo ? ids.first : ids.last }
         }
         return nil

@@ -12,5 +12,5 @@ public enum HTTPDownloadEvent: Sendable {
     /// caller cancelled it.
     case stopped(URL, error: WebImageError?)
     /// A download finished successfully, with its metrics.
-    case finished(URL, ImageLoadMetrics)
+    case finished(URL, ImageLoad.Metrics)
 }

@@ -19,7 +19,7 @@ extension HTTPImageLoader {
     /// to `timedOut` with the limit that ran out; DNS failures, refused or lost connections and
     /// failed TLS handshakes (an untrusted certificate among them) to `networkError`; bad URLs
     /// to `invalidURL`. Neither timeouts nor network errors block the URL.
-    func webImageError(for error: any Error, request: ImageLoadRequest) -> WebImageError {
+    func webImageError(for error: any Error, request: ImageLoad.Request) -> WebImageError {
         if let error = error as? WebImageError { return error }
         let url = request.url.absoluteString
         if error is CancellationError { return WebImageError(.cancelled, "the load of \(url) was cancelled") }
@@ -30,7 +30,7 @@ extension HTTPImageLoader {
         return WebImageError(.networkError, "the transfer of \(url) failed: \(cause)", underlying: error)
     }
 
-    private func webImageError(for client: HTTPClientError, request: ImageLoadRequest) -> WebImageError {
+    private func webImageError(for client: HTTPClientError, request: ImageLoad.Request) -> WebImageError {
         let url = request.url.absoluteString
         // A loader over a client it does not own cannot know that client's connect and read timeouts.
         let after = { (limit: Duration) in self.ownsClient ? " after \(Self.describe(limit))" : "" }

@@ -4,13 +4,13 @@ public import WebImage
 
 extension HTTPImageLoader {
     /// Queues or joins the download of `request.url` and returns this caller's task. A download
-    /// is joined only when the revalidation validators, ``ImageLoadRequest/allowsInvalidCertificates``
-    /// and ``ImageLoadRequest/handlesCookies`` match too.
+    /// is joined only when the revalidation validators, ``ImageLoad/Request/allowsInvalidCertificates``
+    /// and ``ImageLoad/Request/handlesCookies`` match too.
     ///
     /// Dropping the task's event stream unconsumed, or cancelling the task that iterates it,
     /// cancels this caller.
-    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
-        let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
+    public func load(_ request: ImageLoad.Request) -> ImageLoad.Task {
+        let (stream, continuation) = AsyncThrowingStream<ImageLoad.Event, any Error>.makeStream()
         let key = DownloadKey(request)
         let registered: (token: Int, start: [Int])? = state.withLock { state in
             guard !state.isShutdown else { return nil }
@@ -41,7 +41,7 @@ extension HTTPImageLoader {
             if case .cancelled = termination { self?.cancel(token: token) }
         }
         launch(registered.start)
-        return ImageLoadTask(
+        return ImageLoad.Task(
             events: stream,
             onCancel: { [weak self] in self?.cancel(token: token) },
             onPriorityChange: { [weak self] priority in
@@ -86,7 +86,7 @@ extension HTTPImageLoader {
         let url = request.url
         configuration.logger.debug("download started", metadata: ["url": "\(url.absoluteString)"])
         broadcaster.send(.started(url))
-        let outcome: Result<ImageLoadResult, WebImageError>
+        let outcome: Result<ImageLoad.Result, WebImageError>
         do {
             outcome = .success(try await transfer(download: id, request: request))
         } catch {
@@ -95,7 +95,7 @@ extension HTTPImageLoader {
         finish(download: id, url: url, outcome: outcome)
     }
 
-    private func finish(download id: Int, url: URL, outcome: Result<ImageLoadResult, WebImageError>) {
+    private func finish(download id: Int, url: URL, outcome: Result<ImageLoad.Result, WebImageError>) {
         let (stopped, start) = state.withLock { state -> (Bool, [Int]) in
             let stopped = state.flows.removeValue(forKey: id)?.stopRequested ?? true
             let ended = state.machine.downloadEnded(id)

@@ -5,11 +5,11 @@ import WebImage
     import FoundationNetworking
 #endif
 
-/// Cookies for ``ImageLoadRequest/handlesCookies``, through Foundation's `HTTPCookieStorage`
+/// Cookies for ``ImageLoad/Request/handlesCookies``, through Foundation's `HTTPCookieStorage`
 /// (AsyncHTTPClient keeps none).
 extension HTTPImageLoader {
     /// `headers` with the storage's cookies for `url` added to any `Cookie` header already there.
-    func addingCookies(to headers: ImageLoadHeaders, for url: URL) -> ImageLoadHeaders {
+    func addingCookies(to headers: ImageLoad.Headers, for url: URL) -> ImageLoad.Headers {
         let cookies = configuration.cookieStorage.cookies(for: url) ?? []
         guard let stored = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !stored.isEmpty else {
             return headers

@@ -10,20 +10,20 @@ extension HTTPImageLoader {
     /// redirects hop by hop, checks the final response head, streams the body into the
     /// download's buffer with throttled progress, and returns the decrypted body; all of it
     /// within the total timeout.
-    func transfer(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
+    func transfer(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
         let limit = request.totalTimeout ?? configuration.totalTimeout
         return try await withTotalTimeout(limit, url: request.url) {
             try await self.transferWithinDeadline(download: id, request: request)
         }
     }
 
-    private func transferWithinDeadline(download id: Int, request: ImageLoadRequest) async throws -> ImageLoadResult {
+    private func transferWithinDeadline(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
         let clock = ContinuousClock()
         let start = clock.now
         // Nothing, not even the request modifier, sees a URL AsyncHTTPClient cannot take safely.
         _ = try HTTPURLShape.checked(request.url)
         let client = try client(for: request)
-        var outgoing = ImageLoadURLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
+        var outgoing = ImageLoad.URLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
         if let revalidation = request.revalidation {
             outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
         }
@@ -73,11 +73,11 @@ extension HTTPImageLoader {
             response = try await send(&outgoing, timeout: timeout, on: client)
         }
         let timeToFirstByte = clock.now - start
-        var head = ImageLoadResponse(
+        var head = ImageLoad.Response(
             url: outgoing.url, statusCode: Int(response.status.code),
-            headers: ImageLoadHeaders(response.headers.map { ($0.name, $0.value) }))
+            headers: ImageLoad.Headers(response.headers.map { ($0.name, $0.value) }))
         if let modifier = request.responseModifier ?? configuration.responseModifier {
-            let rewritten: ImageLoadResponse?
+            let rewritten: ImageLoad.Response?
             do {
                 rewritten = try await modifier.modify(head)
             } catch {
@@ -87,7 +87,7 @@ extension HTTPImageLoader {
             guard let modified = rewritten else {
                 throw WebImageError(
                     .invalidDownloadResponse, "the response modifier rejected \(head.url.absoluteString)",
-                    underlying: DownloadFailureDetails(statusCode: head.statusCode, contentType: head.contentType, response: head))
+                    underlying: WebImageError.DownloadDetails(statusCode: head.statusCode, contentType: head.contentType, response: head))
             }
             head = modified
         }
@@ -119,10 +119,10 @@ extension HTTPImageLoader {
         if let decryptor = request.decryptor ?? configuration.decryptor {
             data = try decryptor.apply(to: data, response: head)
         }
-        let metrics = ImageLoadMetrics(
+        let metrics = ImageLoad.Metrics(
             receivedBytes: receivedBytes, timeToFirstByte: timeToFirstByte, totalDuration: clock.now - start,
             redirectCount: hop.number)
-        return ImageLoadResult(data: data, response: head, metrics: metrics)
+        return ImageLoad.Result(data: data, response: head, metrics: metrics)
     }
 
     /// The hop's URL once its shape and the configuration's ``HTTPImageLoaderConfiguration/urlPolicy``
@@ -148,7 +148,7 @@ extension HTTPImageLoader {
     /// Sends one hop's request; a `401` is sent once more with the credential provider's answer
     /// (which then stays in `outgoing` for the hops that follow).
     private func send(
-        _ outgoing: inout ImageLoadURLRequest, timeout: Duration, on client: HTTPClient
+        _ outgoing: inout ImageLoad.URLRequest, timeout: Duration, on client: HTTPClient
     ) async throws -> HTTPClientResponse {
         let response = try await execute(outgoing, timeout: timeout, on: client)
         guard response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
@@ -161,7 +161,7 @@ extension HTTPImageLoader {
     }
 
     private func execute(
-        _ outgoing: ImageLoadURLRequest, timeout: Duration, on client: HTTPClient
+        _ outgoing: ImageLoad.URLRequest, timeout: Duration, on client: HTTPClient
     ) async throws -> HTTPClientResponse {
         var request = HTTPClientRequest(url: outgoing.url.absoluteString)
         request.method = HTTPMethod(rawValue: outgoing.method)
@@ -171,7 +171,7 @@ extension HTTPImageLoader {
     }
 
     /// Status (304 first), content type and declared length.
-    private func check(_ head: ImageLoadResponse, request: ImageLoadRequest) throws {
+    private func check(_ head: ImageLoad.Response, request: ImageLoad.Request) throws {
         let status = head.statusCode ?? 0
         if status == 304 { throw WebImageError.notModified(response: head) }
         guard (request.acceptableStatusCodes ?? configuration.acceptableStatusCodes).contains(status) else {

@@ -9,13 +9,13 @@ public import WebImage
 /// Loads http:// and https:// URLs on AsyncHTTPClient: SDWebImage's `SDWebImageDownloader`.
 ///
 /// - One download per URL however many callers: each ``load(_:)`` returns its own
-///   ``ImageLoadTask`` (a token) that can be cancelled alone; the transfer stops when its last
+///   ``ImageLoad/Task`` (a token) that can be cancelled alone; the transfer stops when its last
 ///   caller cancels; a caller that joins late gets the response and the progress so far at once,
 ///   then progress as it comes, and the whole body at the end. A revalidating request
-///   (``ImageLoadRequest/revalidation``) is shared only with requests revalidating the same
+///   (``ImageLoad/Request/revalidation``) is shared only with requests revalidating the same
 ///   validators. The first caller's request (headers, modifiers, decryptor) defines the download.
 /// - At most ``HTTPImageLoaderConfiguration/maximumConcurrentDownloads`` transfers at once; the
-///   rest wait, highest priority first, FIFO or LIFO among equals; ``ImageLoadTask/setPriority(_:)``
+///   rest wait, highest priority first, FIFO or LIFO among equals; ``ImageLoad/Task/setPriority(_:)``
 ///   reorders a waiting download.
 /// - Loader-wide ``HTTPDownloadEvent``s from ``events()``, also logged at debug level.
 /// - Redirects (301, 302, 303, 307, 308) are followed by the loader, at most
@@ -23,16 +23,16 @@ public import WebImage
 ///   and every hop, the URL must be http or https with a host and a port in 1…65535, and pass
 ///   ``HTTPImageLoaderConfiguration/urlPolicy``. A whole download, hops and body included, must
 ///   end within ``HTTPImageLoaderConfiguration/totalTimeout``.
-/// - A request with ``ImageLoadRequest/allowsInvalidCertificates`` goes through a second client
+/// - A request with ``ImageLoad/Request/allowsInvalidCertificates`` goes through a second client
 ///   without certificate verification (made on first use, otherwise like the first) and never
-///   shares a download with a strict request. One with ``ImageLoadRequest/handlesCookies`` sends
+///   shares a download with a strict request. One with ``ImageLoad/Request/handlesCookies`` sends
 ///   and stores cookies through ``HTTPImageLoaderConfiguration/cookieStorage``.
 ///
 /// Call ``shutdown()`` when done: AsyncHTTPClient requires its client to be shut down.
 ///
 /// ```swift
 /// let loader = HTTPImageLoader()
-/// let result = try await loader.load(ImageLoadRequest(url: url)).result()
+/// let result = try await loader.load(ImageLoad.Request(url: url)).result()
 /// print(result.data.count, result.response.cacheMetadata.etag ?? "-", result.metrics.timeToFirstByte ?? .zero)
 /// try await loader.shutdown()
 /// ```
@@ -117,7 +117,7 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// The client for `request`: the loader's, or for a request that accepts invalid certificates
     /// (on a loader that verifies them) the lenient one, made on first use.
-    func client(for request: ImageLoadRequest) throws -> HTTPClient {
+    func client(for request: ImageLoad.Request) throws -> HTTPClient {
         guard request.allowsInvalidCertificates, !(ownsClient && configuration.acceptsInvalidCertificates) else {
             return client
         }

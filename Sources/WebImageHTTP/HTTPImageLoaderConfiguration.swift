@@ -7,7 +7,7 @@ public import WebImage
 #endif
 
 /// Settings of an ``HTTPImageLoader`` (SDWebImage's `SDWebImageDownloaderConfig`); every field is
-/// defaulted and each request may override the per-request ones (``ImageLoadRequest``).
+/// defaulted and each request may override the per-request ones (``ImageLoad/Request``).
 ///
 /// ```swift
 /// var configuration = HTTPImageLoaderConfiguration()
@@ -25,12 +25,12 @@ public import WebImage
 /// headers for the rest of the chain. Every hop is checked before it is sent (see ``urlPolicy``).
 ///
 /// Cookies: AsyncHTTPClient keeps no cookie store. A request with
-/// ``ImageLoadRequest/handlesCookies`` sends, on every hop, the `Cookie` header that
+/// ``ImageLoad/Request/handlesCookies`` sends, on every hop, the `Cookie` header that
 /// ``cookieStorage`` holds for that hop's URL (after the caller's own `Cookie` header while the
 /// chain stays on the first origin), and stores each response's `Set-Cookie` fields there for
 /// the URL that answered, redirect responses included, so a cookie set by one redirect goes
 /// with the next hop. Other requests send and store none; their `Set-Cookie` fields are still
-/// in ``ImageLoadResponse/headers``.
+/// in ``ImageLoad/Response/headers``.
 public struct HTTPImageLoaderConfiguration: Sendable {
     /// The version of WebImage that the default `User-Agent` names.
     public static let webImageVersion = "0.1.0"
@@ -62,7 +62,7 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     /// Time allowed for a whole download: every redirect hop, the response head and the whole
     /// body (default 120 s). An origin that keeps a transfer alive by dripping bytes slower than
     /// anyone wants them fails with ``WebImage/WebImageError/Code/timedOut`` when it runs out.
-    /// A request can set its own (``ImageLoadRequest/totalTimeout``). Zero or less times out at
+    /// A request can set its own (``ImageLoad/Request/totalTimeout``). Zero or less times out at
     /// once; 100 years or more means no deadline.
     public var totalTimeout = Duration.seconds(120)
     /// The largest body accepted, checked against `Content-Length` and while streaming (default 100 MB).
@@ -77,15 +77,15 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     /// well-formed URL. A server that fetches URLs strangers chose puts its SSRF rules here.
     public var urlPolicy: HTTPURLPolicy?
     /// Headers sent with every request: `Accept` and `User-Agent` by default.
-    public var headers: ImageLoadHeaders = ["Accept": defaultAccept, "User-Agent": defaultUserAgent]
+    public var headers: ImageLoad.Headers = ["Accept": defaultAccept, "User-Agent": defaultUserAgent]
     /// Basic-auth credentials sent with every request that carries no `Authorization` header.
-    public var credential: ImageLoadCredential?
+    public var credential: ImageLoad.Credential?
     /// Asked when a response is `401` with the URL and its `WWW-Authenticate` value; the request is
     /// sent once more with the credential it returns (nil gives up and keeps the `401`).
-    public var credentialProvider: (@Sendable (URL, String?) async -> ImageLoadCredential?)?
+    public var credentialProvider: (@Sendable (URL, String?) async -> ImageLoad.Credential?)?
     /// Accept any TLS certificate (self-signed, expired, wrong host) for every request. Off by
     /// default; for tests and closed networks only. One request can opt in alone with
-    /// ``ImageLoadRequest/allowsInvalidCertificates``.
+    /// ``ImageLoad/Request/allowsInvalidCertificates``.
     public var acceptsInvalidCertificates = false
     /// Report progress at most every this fraction of the total (default 0: every chunk); the
     /// last progress always comes.
@@ -104,7 +104,7 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var blockingPolicy = FailedURLBlockingPolicy.standard
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
-    /// Where requests with ``ImageLoadRequest/handlesCookies`` read and store cookies (default
+    /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies (default
     /// `HTTPCookieStorage.shared`, looked up only when such a request runs: on Linux the shared
     /// storage persists cookies under `~/.local/share`). Tests can set an in-memory storage such
     /// as `URLSessionConfiguration.ephemeral.httpCookieStorage`.

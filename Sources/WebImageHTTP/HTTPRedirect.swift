@@ -27,7 +27,7 @@ enum HTTPRedirect {
     /// or 302 after a POST) becomes a GET without a body; a hop to another origin (scheme, host
     /// or port) drops the `Authorization`, `Proxy-Authorization` and `Cookie` headers, which
     /// then stay dropped for the rest of the chain.
-    static func following(_ request: ImageLoadURLRequest, to target: URL, status: Int) -> ImageLoadURLRequest {
+    static func following(_ request: ImageLoad.URLRequest, to target: URL, status: Int) -> ImageLoad.URLRequest {
         var next = request
         next.url = target
         let method = request.method.uppercased()

@@ -12,7 +12,7 @@ struct DownloadKey: Hashable, Sendable {
     var allowsInvalidCertificates = false
     var handlesCookies = false
 
-    init(_ request: ImageLoadRequest) {
+    init(_ request: ImageLoad.Request) {
         url = request.url.absoluteString
         revalidation = request.revalidation
         allowsInvalidCertificates = request.allowsInvalidCertificates
@@ -24,13 +24,13 @@ struct DownloadKey: Hashable, Sendable {
 /// caller's event continuation, and each download's progress and body so far.
 struct LoaderState: Sendable {
     struct Subscriber: Sendable {
-        var continuation: AsyncThrowingStream<ImageLoadEvent, any Error>.Continuation
+        var continuation: AsyncThrowingStream<ImageLoad.Event, any Error>.Continuation
         var wantsPartialData: Bool
     }
 
     struct Flow: Sendable {
-        var request: ImageLoadRequest
-        var response: ImageLoadResponse?
+        var request: ImageLoad.Request
+        var response: ImageLoad.Response?
         var data = Data()
         var throttle: ProgressReportThrottle
         var task: Task<Void, Never>?
@@ -38,8 +38,8 @@ struct LoaderState: Sendable {
         /// False when a decryptor is set: only the whole body can be decrypted.
         var allowsPartialData: Bool
 
-        func progress(partial: Bool) -> ImageLoadProgress {
-            ImageLoadProgress(
+        func progress(partial: Bool) -> ImageLoad.Progress {
+            ImageLoad.Progress(
                 receivedBytes: data.count, expectedBytes: response?.expectedContentLength,
                 partialData: partial && allowsPartialData ? data : nil)
         }
@@ -59,7 +59,7 @@ struct LoaderState: Sendable {
     }
 
     /// Yields `event` to every caller of a download.
-    func yield(_ event: ImageLoadEvent, to download: Int) {
+    func yield(_ event: ImageLoad.Event, to download: Int) {
         for token in machine.subscribers(of: download) {
             subscribers[token]?.continuation.yield(event)
         }
@@ -68,8 +68,8 @@ struct LoaderState: Sendable {
     /// Yields the current progress to every caller of a download, with the bytes for those who asked.
     func yieldProgress(of download: Int) {
         guard let flow = flows[download] else { return }
-        let plain = ImageLoadEvent.progress(flow.progress(partial: false))
-        var withData: ImageLoadEvent?
+        let plain = ImageLoad.Event.progress(flow.progress(partial: false))
+        var withData: ImageLoad.Event?
         for token in machine.subscribers(of: download) {
             guard let subscriber = subscribers[token] else { continue }
             if subscriber.wantsPartialData && flow.allowsPartialData {

@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// let gate = TestGate()
 /// server.route("/slow", response: .ok(bytes, steps: [.wait(gate)]))
-/// let task = loader.load(ImageLoadRequest(url: server.url("/slow")))
+/// let task = loader.load(ImageLoad.Request(url: server.url("/slow")))
 /// await gate.waitForArrivals(1)      // the response is parked at the gate
 /// task.cancel()
 /// gate.open()

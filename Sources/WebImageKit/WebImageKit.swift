@@ -3,7 +3,7 @@
 @_exported public import WebImageDiskCache
 @_exported public import WebImageHTTP
 
-extension ImageManagerConfiguration {
+extension ImageManager.Configuration {
     /// The standard configuration: `ImageCache.standard` (memory + disk in `namespace`), a loaders
     /// manager with the HTTP, file:// and data: loaders, and every built-in coder.
     ///
@@ -14,10 +14,10 @@ extension ImageManagerConfiguration {
     public static func standard(
         namespace: String = "default", disk: DiskCacheConfiguration? = nil,
         http: HTTPImageLoader = HTTPImageLoader()
-    ) throws -> ImageManagerConfiguration {
+    ) throws -> ImageManager.Configuration {
         let coders = ImageCodersManager.standard()
         let cache = try ImageCache.standard(namespace: namespace, decoder: coders, disk: disk)
-        return ImageManagerConfiguration(imageCache: cache, loader: ImageLoadersManager.standard(http: http), coders: coders)
+        return ImageManager.Configuration(imageCache: cache, loader: ImageLoadersManager.standard(http: http), coders: coders)
     }
 }
 
@@ -32,12 +32,12 @@ extension ImageManager {
     /// let response = try await ImageManager.shared.image(for: url)
     /// ```
     public static let shared: ImageManager = {
-        if let configuration = try? ImageManagerConfiguration.standard() {
+        if let configuration = try? ImageManager.Configuration.standard() {
             return ImageManager(configuration: configuration)
         }
         let coders = ImageCodersManager.standard()
         return ImageManager(
-            configuration: ImageManagerConfiguration(
+            configuration: ImageManager.Configuration(
                 imageCache: ImageCache(memory: [MemoryCache()], decoder: coders),
                 loader: ImageLoadersManager.standard(http: HTTPImageLoader()), coders: coders))
     }()

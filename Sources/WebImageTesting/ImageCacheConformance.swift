@@ -91,7 +91,7 @@ private struct Checks: Sendable {
         if holdsImages, hit.image !== image { failures.append("query(.all) did not return the stored image") }
         if holdsImages, hit.cacheType != .memory { failures.append("image hit reported \(hit.cacheType)") }
         if holdsData {
-            let options = CacheQueryOptions(decodeImage: false)
+            let options = ImageCache.QueryOptions(decodeImage: false)
             let diskHit = try await cache.query(forKey: "a", cacheType: .disk, options: options)
             if diskHit?.data != data { failures.append("query(.disk) bytes differ") }
             if diskHit?.cacheType != .disk { failures.append("disk hit reported \(String(describing: diskHit?.cacheType))") }
@@ -112,7 +112,7 @@ private struct Checks: Sendable {
             extendedData: Data([1, 2, 3, 0, 255]))
         let data = ImageCacheConformance.data(seed: 2, count: 777)
         try await cache.store(data: data, metadata: stored, forKey: "m", cacheType: .disk)
-        let options = CacheQueryOptions(decodeImage: false)
+        let options = ImageCache.QueryOptions(decodeImage: false)
         guard let read = try await cache.query(forKey: "m", cacheType: .disk, options: options)?.metadata else {
             return ["no metadata read back"]
         }
@@ -174,7 +174,7 @@ private struct Checks: Sendable {
         var failures: [String] = []
         if holdsImages, cache.memoryImage(forKey: "o") !== second { failures.append("memory kept the old image") }
         if holdsData {
-            let hit = try await cache.query(forKey: "o", cacheType: .disk, options: CacheQueryOptions(decodeImage: false))
+            let hit = try await cache.query(forKey: "o", cacheType: .disk, options: ImageCache.QueryOptions(decodeImage: false))
             if hit?.data != ImageCacheConformance.data(seed: 8, count: 50) { failures.append("disk kept the old bytes") }
             if try await cache.totalCount(cacheType: .disk) != 1 { failures.append("overwrite added a disk entry") }
         }
@@ -270,7 +270,7 @@ private struct Checks: Sendable {
                         let image = ImageCacheConformance.image(seed: seed)
                         let data = ImageCacheConformance.data(seed: seed, count: 64 + index)
                         try await cache.store(image: image, data: data, forKey: key, cacheType: .all)
-                        let options = CacheQueryOptions(decodeImage: false, includeData: true)
+                        let options = ImageCache.QueryOptions(decodeImage: false, includeData: true)
                         let hit = try await cache.query(forKey: key, cacheType: .all, options: options)
                         if holdsImages, hit?.image !== image { failures.append("\(key): wrong image") }
                         if holdsData, hit?.data != data { failures.append("\(key): wrong bytes") }

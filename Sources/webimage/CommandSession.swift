@@ -22,7 +22,7 @@ struct CommandSession: Sendable {
         http = HTTPImageLoader(configuration: httpConfiguration)
         disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
-        var configuration = ImageManagerConfiguration(
+        var configuration = ImageManager.Configuration(
             imageCache: ImageCache(memory: [MemoryCache()], data: disk.map { [$0] } ?? [], decoder: coders),
             loader: ImageLoadersManager.standard(http: http), coders: coders)
         configuration.logger = global.makeLogger(label: "webimage.manager")

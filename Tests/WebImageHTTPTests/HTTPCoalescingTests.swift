@@ -12,7 +12,7 @@ struct HTTPCoalescingTests {
             let gate = TestGate()
             server.route("/one.png", response: parked(data, at: gate))
             let url = server.url("/one.png")
-            let tasks = (0..<1_000).map { _ in loader.load(ImageLoadRequest(url: url)) }
+            let tasks = (0..<1_000).map { _ in loader.load(ImageLoad.Request(url: url)) }
             await gate.waitForArrivals(1)
             #expect(loader.runningDownloadCount == 1)
             gate.open()
@@ -31,7 +31,7 @@ struct HTTPCoalescingTests {
             let gate = TestGate()
             server.route("/shared.png", response: parked(data, at: gate))
             let url = server.url("/shared.png")
-            let tasks = (0..<3).map { _ in loader.load(ImageLoadRequest(url: url)) }
+            let tasks = (0..<3).map { _ in loader.load(ImageLoad.Request(url: url)) }
             await gate.waitForArrivals(1)
             tasks[1].cancel()
             #expect(await loadError(tasks[1])?.code == .cancelled)
@@ -57,7 +57,7 @@ struct HTTPCoalescingTests {
                     length: .declared(data.count)))
             let url = server.url("/stop.png")
             let events = loader.events()
-            let tasks = (0..<2).map { _ in loader.load(ImageLoadRequest(url: url)) }
+            let tasks = (0..<2).map { _ in loader.load(ImageLoad.Request(url: url)) }
             await gate.waitForArrivals(1)
             tasks[0].cancel()
             tasks[1].cancel()
@@ -75,7 +75,7 @@ struct HTTPCoalescingTests {
             #expect(loader.runningDownloadCount == 0)
             // A new caller gets a new download.
             gate.open()
-            let againData = try await loader.load(ImageLoadRequest(url: url)).result().data
+            let againData = try await loader.load(ImageLoad.Request(url: url)).result().data
             #expect(againData == data)
             #expect(server.requestCount("/stop.png") == 2)
         }
@@ -92,12 +92,12 @@ struct HTTPCoalescingTests {
                     headers: [("Content-Type", "image/png")], body: [steps[0], .wait(gate), steps[1]],
                     length: .declared(2_000)))
             let url = server.url("/late.png")
-            let first = loader.load(ImageLoadRequest(url: url))
+            let first = loader.load(ImageLoad.Request(url: url))
             var iterator = first.events.makeAsyncIterator()
             while let event = try await iterator.next() {
                 if case .progress(let progress) = event, progress.receivedBytes == 1_000 { break }
             }
-            var request = ImageLoadRequest(url: url)
+            var request = ImageLoad.Request(url: url)
             request.reportsPartialData = true
             let late = loader.load(request)
             gate.open()
@@ -112,7 +112,7 @@ struct HTTPCoalescingTests {
             #expect(progress.first?.partialData == data.prefix(1_000))
             #expect(progress.last?.receivedBytes == 2_000)
             #expect(result?.data == data)
-            var firstResult: ImageLoadResult?
+            var firstResult: ImageLoad.Result?
             while let event = try await iterator.next() {
                 if case .finished(let finished) = event { firstResult = finished }
             }
@@ -126,10 +126,10 @@ struct HTTPCoalescingTests {
             let data = testBytes(3_000)
             server.routeConditional("/cond.png", data: data, etag: "\"e1\"", lastModified: "Sat, 21 Nov 2026 10:00:00 GMT")
             let url = server.url("/cond.png")
-            var revalidating = ImageLoadRequest(url: url)
+            var revalidating = ImageLoad.Request(url: url)
             revalidating.revalidation = HTTPCacheMetadata(etag: "\"e1\"")
             let conditional = loader.load(revalidating)
-            let plain = loader.load(ImageLoadRequest(url: url))
+            let plain = loader.load(ImageLoad.Request(url: url))
             #expect(await loadError(conditional)?.code == .cacheNotModified)
             let plainData = try await plain.result().data
             #expect(plainData == data)

@@ -17,7 +17,7 @@ struct HTTPCookieTests {
         try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
     }
 
-    private static func cookies(_ request: ImageLoadRequest) -> ImageLoadRequest {
+    private static func cookies(_ request: ImageLoad.Request) -> ImageLoad.Request {
         var request = request
         request.handlesCookies = true
         return request
@@ -27,7 +27,7 @@ struct HTTPCookieTests {
         let storage = try Self.ephemeralStorage()
         try await withServerAndLoader({ $0.cookieStorage = storage }) { server, loader in
             server.route("/login", response: .ok(testBytes(10), headers: [("Set-Cookie", "session=abc; Path=/")]))
-            let request = ImageLoadRequest(url: server.url("/login"))
+            let request = ImageLoad.Request(url: server.url("/login"))
             #expect(!request.handlesCookies)
             _ = try await loader.load(request).result()
             #expect(storage.cookies(for: server.url("/login")) ?? [] == [])
@@ -39,11 +39,11 @@ struct HTTPCookieTests {
         try await withServerAndLoader({ $0.cookieStorage = storage }) { server, loader in
             server.route("/login", response: .ok(testBytes(10), headers: [("Set-Cookie", "session=abc123; Path=/")]))
             server.route("/a.png", response: .ok(testBytes(100)))
-            _ = try await loader.load(Self.cookies(ImageLoadRequest(url: server.url("/login")))).result()
+            _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/login")))).result()
             #expect(storage.cookies(for: server.url("/a.png"))?.map(\.name) == ["session"])
 
-            _ = try await loader.load(Self.cookies(ImageLoadRequest(url: server.url("/a.png")))).result()
-            _ = try await loader.load(ImageLoadRequest(url: server.url("/a.png"))).result()
+            _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/a.png")))).result()
+            _ = try await loader.load(ImageLoad.Request(url: server.url("/a.png"))).result()
             let sent = server.log.requests.filter { $0.path == "/a.png" }.map { $0.header("Cookie") }
             #expect(sent == ["session=abc123", nil])
         }
@@ -57,7 +57,7 @@ struct HTTPCookieTests {
             storage.setCookies(
                 HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": "stored=1; Path=/"], for: url),
                 for: url, mainDocumentURL: url)
-            var request = Self.cookies(ImageLoadRequest(url: url))
+            var request = Self.cookies(ImageLoad.Request(url: url))
             request.headers["Cookie"] = "explicit=2"
             _ = try await loader.load(request).result()
             #expect(server.log.requests.last?.header("Cookie") == "explicit=2; stored=1")
@@ -75,7 +75,7 @@ struct HTTPCookieTests {
             server.route(
                 "/final.png",
                 response: .ok(testBytes(100), headers: [("Set-Cookie", "final=2; Path=/"), ("Set-Cookie", "more=3; Path=/")]))
-            _ = try await loader.load(Self.cookies(ImageLoadRequest(url: server.url("/hop")))).result()
+            _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/hop")))).result()
             let names = Set(storage.cookies(for: server.url("/any"))?.map(\.name) ?? [])
             #expect(names == ["hop", "final", "more"])
         }
@@ -90,8 +90,8 @@ struct HTTPCookieTests {
             storage.setCookies(
                 HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": "session=s; Path=/"], for: url),
                 for: url, mainDocumentURL: url)
-            let plain = loader.load(ImageLoadRequest(url: url))
-            let flagged = loader.load(Self.cookies(ImageLoadRequest(url: url)))
+            let plain = loader.load(ImageLoad.Request(url: url))
+            let flagged = loader.load(Self.cookies(ImageLoad.Request(url: url)))
             #expect(loader.runningDownloadCount == 2)
             gate.open()
             _ = try await plain.result()

@@ -12,14 +12,14 @@ struct HTTPDeadlineAndCauseTests {
 
     @Test func theDefaultTotalTimeoutIsTwoMinutes() {
         #expect(HTTPImageLoaderConfiguration().totalTimeout == .seconds(120))
-        #expect(ImageLoadRequest(url: URL(string: "http://example.com/")!).totalTimeout == nil)
+        #expect(ImageLoad.Request(url: URL(string: "http://example.com/")!).totalTimeout == nil)
     }
 
     @Test func aDrippingOriginFailsAtTheTotalTimeout() async throws {
         try await withServerAndLoader({ $0.totalTimeout = .seconds(1) }) { server, loader in
             server.route("/drip", response: Self.drip)
             let url = server.url("/drip")
-            let outcome = try await collectEventsOrError(loader.load(ImageLoadRequest(url: url)))
+            let outcome = try await collectEventsOrError(loader.load(ImageLoad.Request(url: url)))
             let error = try #require(outcome.error)
             #expect(error.code == .timedOut)
             #expect(error.message.contains("timed out after 1 s (its total timeout"), "\(error.message)")
@@ -35,7 +35,7 @@ struct HTTPDeadlineAndCauseTests {
     @Test func aRequestsTotalTimeoutOverridesTheLoaders() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/drip", response: Self.drip)
-            var request = ImageLoadRequest(url: server.url("/drip"))
+            var request = ImageLoad.Request(url: server.url("/drip"))
             request.totalTimeout = .milliseconds(500)
             let error = try #require(await loadError(loader.load(request)))
             #expect(error.code == .timedOut)
@@ -47,7 +47,7 @@ struct HTTPDeadlineAndCauseTests {
         try await withServerAndLoader({ $0.totalTimeout = .milliseconds(500) }) { server, loader in
             server.route("/start", response: .redirect(to: "/hang"))
             server.route("/hang", response: .hanging)
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/start")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/start")))))
             #expect(error.code == .timedOut)
             #expect(error.message.contains("total timeout"), "\(error.message)")
         }
@@ -61,7 +61,7 @@ struct HTTPDeadlineAndCauseTests {
             // An IP literal (one socket error) and a name resolved to several addresses.
             for host in ["127.0.0.1", "localhost"] {
                 let url = try #require(URL(string: "http://\(host):\(port)/gone.png"))
-                let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+                let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
                 #expect(error.code == .networkError)
                 #expect(error.message.hasSuffix("failed: connection refused"), "\(error.message)")
             }
@@ -74,7 +74,7 @@ struct HTTPDeadlineAndCauseTests {
     @Test func anUnresolvableHostSaysSo() async throws {
         try await withServerAndLoader { _, loader in
             let url = try #require(URL(string: "http://no..such.invalid/x.png"))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .networkError)
             #expect(error.message.contains("could not resolve host no..such.invalid"), "\(error.message)")
             #expect(!loader.shouldBlockFailedURL(url, error: error))
@@ -89,7 +89,7 @@ struct HTTPDeadlineAndCauseTests {
             $0.readTimeout = .seconds(60)
         }) { server, loader in
             server.route("/hang", response: .hanging)
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/hang")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/hang")))))
             #expect(error.code == .timedOut)
             // On a loaded machine the connection itself may take longer than the limit.
             #expect(
@@ -104,7 +104,7 @@ struct HTTPDeadlineAndCauseTests {
             $0.readTimeout = .milliseconds(400)
         }) { server, loader in
             server.route("/stall", response: .hangingAfterHead())
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/stall")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/stall")))))
             #expect(error.code == .timedOut)
             #expect(error.message.contains("timed out after 400 ms without data (idle timeout)"), "\(error.message)")
         }
@@ -113,7 +113,7 @@ struct HTTPDeadlineAndCauseTests {
     @Test func aConnectionClosedMidBodyNamesItsCause() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/cut", response: .closingMidBody(testBytes(10_000), after: 4_000))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/cut")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/cut")))))
             #expect(error.code == .networkError)
             #expect(error.message.hasSuffix("failed: connection closed by the server before the response ended"), "\(error.message)")
         }
@@ -125,7 +125,7 @@ struct HTTPDeadlineAndCauseTests {
         configuration.timeout = .seconds(60)
         let loader = HTTPImageLoader(configuration: configuration)
         server.route("/a.png", response: .ok(testBytes(10)))
-        let error = await loadError(loader.load(ImageLoadRequest(url: server.url("/a.png"))))
+        let error = await loadError(loader.load(ImageLoad.Request(url: server.url("/a.png"))))
         try await loader.shutdown()
         await server.shutdown()
         #expect(error?.code == .networkError)

@@ -11,7 +11,7 @@ struct HTTPEventsTests {
         try await withServerAndLoader { server, loader in
             let data = testBytes(10_000)
             server.route("/p", response: .trickle(data, bytesPerStep: 1_000, interval: .milliseconds(2)))
-            var request = ImageLoadRequest(url: server.url("/p"))
+            var request = ImageLoad.Request(url: server.url("/p"))
             request.reportsPartialData = true
             let (events, result) = try await collectEvents(loader.load(request))
             let progress = progressEvents(events)
@@ -28,7 +28,7 @@ struct HTTPEventsTests {
         try await withServerAndLoader({ $0.minimumProgressInterval = 0.3 }) { server, loader in
             let data = testBytes(10_000)
             server.route("/t", response: .trickle(data, bytesPerStep: 500, interval: .milliseconds(1)))
-            let (events, _) = try await collectEvents(loader.load(ImageLoadRequest(url: server.url("/t"))))
+            let (events, _) = try await collectEvents(loader.load(ImageLoad.Request(url: server.url("/t"))))
             let received = progressEvents(events).map(\.receivedBytes)
             #expect(received.count <= 5)
             #expect(received.last == 10_000)
@@ -43,8 +43,8 @@ struct HTTPEventsTests {
             server.route("/e404", response: .status(404))
             let stream = loader.events()
             let url = server.url("/e")
-            _ = try await loader.load(ImageLoadRequest(url: url)).result()
-            _ = await loadError(loader.load(ImageLoadRequest(url: server.url("/e404"))))
+            _ = try await loader.load(ImageLoad.Request(url: url)).result()
+            _ = await loadError(loader.load(ImageLoad.Request(url: server.url("/e404"))))
             var seen: [String] = []
             for await event in stream {
                 switch event {
@@ -68,7 +68,7 @@ struct HTTPEventsTests {
         logger.logLevel = .debug
         try await withServerAndLoader({ $0.logger = logger }) { server, loader in
             server.route("/log", response: .ok(testBytes(10)))
-            _ = try await loader.load(ImageLoadRequest(url: server.url("/log"))).result()
+            _ = try await loader.load(ImageLoad.Request(url: server.url("/log"))).result()
         }
         let messages = lines.values
         for expected in ["download started", "download received response", "download finished"] {
@@ -80,7 +80,7 @@ struct HTTPEventsTests {
     @Test func metricsCountBytesAndTimes() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/m", response: .ok(testBytes(12_345)))
-            let metrics = try await loader.load(ImageLoadRequest(url: server.url("/m"))).result().metrics
+            let metrics = try await loader.load(ImageLoad.Request(url: server.url("/m"))).result().metrics
             #expect(metrics.receivedBytes == 12_345)
             let firstByte = try #require(metrics.timeToFirstByte)
             #expect(firstByte <= metrics.totalDuration)
@@ -93,9 +93,9 @@ struct HTTPEventsTests {
             server.route("/x", response: .ok(testBytes(10)))
             let manager = ImageLoadersManager.standard(http: loader)
             #expect(manager.loaders.map(\.name) == ["file", "data", "http"])
-            let httpData = try await manager.load(ImageLoadRequest(url: server.url("/x"))).result().data
+            let httpData = try await manager.load(ImageLoad.Request(url: server.url("/x"))).result().data
             #expect(httpData == testBytes(10))
-            let dataURLData = try await manager.load(ImageLoadRequest(url: URL(string: "data:,hi")!)).result().data
+            let dataURLData = try await manager.load(ImageLoad.Request(url: URL(string: "data:,hi")!)).result().data
             #expect(dataURLData == Data("hi".utf8))
             #expect(manager.canLoad(URL(fileURLWithPath: "/tmp/a.png")))
             #expect(!loader.canLoad(URL(string: "ftp://127.0.0.1/a")!))

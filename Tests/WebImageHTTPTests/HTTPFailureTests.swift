@@ -27,7 +27,7 @@ struct HTTPFailureTests {
         }) { server, loader in
             server.route("/hang", response: .hanging)
             let url = server.url("/hang")
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .timedOut)
             #expect(!loader.shouldBlockFailedURL(url, error: error))
         }
@@ -36,7 +36,7 @@ struct HTTPFailureTests {
     @Test func aBodyThatStallsHitsTheIdleReadTimeout() async throws {
         try await withServerAndLoader({ $0.readTimeout = .milliseconds(300) }) { server, loader in
             server.route("/stall", response: .hangingAfterHead())
-            let error = await loadError(loader.load(ImageLoadRequest(url: server.url("/stall"))))
+            let error = await loadError(loader.load(ImageLoad.Request(url: server.url("/stall"))))
             #expect(error?.code == .timedOut)
         }
     }
@@ -44,7 +44,7 @@ struct HTTPFailureTests {
     @Test func aPerRequestTimeoutOverridesTheLoaders() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/hang", response: .hanging)
-            var request = ImageLoadRequest(url: server.url("/hang"))
+            var request = ImageLoad.Request(url: server.url("/hang"))
             request.timeout = .milliseconds(200)
             #expect(await loadError(loader.load(request))?.code == .timedOut)
         }
@@ -57,7 +57,7 @@ struct HTTPFailureTests {
                 "/big",
                 response: TestResponse(
                     headers: [("Content-Type", "image/png")], body: [.wait(gate)] + TestResponse.steps(testBytes(5_000))))
-            let events = try await collectEventsOrError(loader.load(ImageLoadRequest(url: server.url("/big"))))
+            let events = try await collectEventsOrError(loader.load(ImageLoad.Request(url: server.url("/big"))))
             #expect(events.error?.code == .tooLarge)
             #expect(events.progress.isEmpty)
             #expect(gate.arrivals == 1)
@@ -69,7 +69,7 @@ struct HTTPFailureTests {
         try await withServerAndLoader({ $0.maximumResponseBytes = 1_000 }) { server, loader in
             server.route("/chunked", response: .chunked(testBytes(5_000), chunkSize: 500))
             let url = server.url("/chunked")
-            let outcome = try await collectEventsOrError(loader.load(ImageLoadRequest(url: url)))
+            let outcome = try await collectEventsOrError(loader.load(ImageLoad.Request(url: url)))
             #expect(outcome.error?.code == .tooLarge)
             #expect(outcome.progress.allSatisfy { $0.receivedBytes <= 1_000 })
             #expect(!loader.shouldBlockFailedURL(url, error: outcome.error!))
@@ -80,7 +80,7 @@ struct HTTPFailureTests {
         try await withServerAndLoader { server, loader in
             server.route("/cut", response: .closingMidBody(testBytes(10_000), after: 4_000))
             let url = server.url("/cut")
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .networkError)
             #expect(!loader.shouldBlockFailedURL(url, error: error))
             #expect(server.log.outcomes("/cut") == [.closedByServer])
@@ -94,7 +94,7 @@ struct HTTPFailureTests {
         // The loader does not retry connection establishment, so the refusal is reported at once;
         // a short connect timeout would only race it on a loaded machine.
         try await withServerAndLoader { _, loader in
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .networkError, "\(error)")
             #expect(!loader.shouldBlockFailedURL(url, error: error))
         }
@@ -103,7 +103,7 @@ struct HTTPFailureTests {
     @Test func aURLWithoutAHostIsInvalidAndBlocked() async throws {
         try await withServerAndLoader { _, loader in
             let url = try #require(URL(string: "http:///nohost.png"))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .invalidURL)
             #expect(loader.shouldBlockFailedURL(url, error: error))
         }
@@ -113,7 +113,7 @@ struct HTTPFailureTests {
         try await withServerAndLoader({ $0.blockingPolicy = .never }) { server, loader in
             server.route("/gone", response: .status(410))
             let url = server.url("/gone")
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(!loader.shouldBlockFailedURL(url, error: error))
             #expect(FailedURLBlockingPolicy.standard.shouldBlock(error))
         }
@@ -121,8 +121,8 @@ struct HTTPFailureTests {
 }
 
 /// The progress events and the error of a load expected to fail.
-func collectEventsOrError(_ task: ImageLoadTask) async throws -> (progress: [ImageLoadProgress], error: WebImageError?) {
-    var progress: [ImageLoadProgress] = []
+func collectEventsOrError(_ task: ImageLoad.Task) async throws -> (progress: [ImageLoad.Progress], error: WebImageError?) {
+    var progress: [ImageLoad.Progress] = []
     do {
         for try await event in task.events {
             if case .progress(let p) = event { progress.append(p) }

@@ -14,7 +14,7 @@ struct HTTPHookErrorTests {
     @Test func aThrowingDecryptorIsBadImageDataWithItsErrorAsTheCause() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/enc", response: .ok(testBytes(64)))
-            var request = ImageLoadRequest(url: server.url("/enc"))
+            var request = ImageLoad.Request(url: server.url("/enc"))
             request.decryptor = ImageDataDecryptor { _, _ in throw HookError(hook: "decryptor") }
             let error = try #require(await loadError(loader.load(request)))
             #expect(error.code == .badImageData)
@@ -26,7 +26,7 @@ struct HTTPHookErrorTests {
     @Test func aThrowingResponseModifierIsInvalidDownloadResponseWithItsErrorAsTheCause() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/mod", response: .ok(testBytes(64)))
-            var request = ImageLoadRequest(url: server.url("/mod"))
+            var request = ImageLoad.Request(url: server.url("/mod"))
             request.responseModifier = ImageResponseModifier { _ in throw HookError(hook: "response") }
             let error = try #require(await loadError(loader.load(request)))
             #expect(error.code == .invalidDownloadResponse)

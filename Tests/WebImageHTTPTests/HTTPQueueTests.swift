@@ -10,7 +10,7 @@ struct HTTPQueueTests {
     /// returns the order in which the server received the requests.
     static func requestOrder(
         order: DownloadExecutionOrder,
-        prepare: (HTTPImageLoader, (String) -> URL) -> [ImageLoadTask]
+        prepare: (HTTPImageLoader, (String) -> URL) -> [ImageLoad.Task]
     ) async throws -> [String] {
         try await valueWithServerAndLoader({
             $0.maximumConcurrentDownloads = 1
@@ -19,7 +19,7 @@ struct HTTPQueueTests {
             let gate = TestGate()
             server.route("/a", response: parked(testBytes(100), at: gate))
             for path in ["/b", "/c", "/d"] { server.route(path, response: .ok(testBytes(100))) }
-            let first = loader.load(ImageLoadRequest(url: server.url("/a")))
+            let first = loader.load(ImageLoad.Request(url: server.url("/a")))
             await gate.waitForArrivals(1)
             let queued = prepare(loader, server.url)
             #expect(loader.queuedDownloadCount == 3)
@@ -32,7 +32,7 @@ struct HTTPQueueTests {
 
     @Test func fifoIsTheDefaultOrder() async throws {
         let order = try await Self.requestOrder(order: .fifo) { loader, url in
-            ["/b", "/c", "/d"].map { loader.load(ImageLoadRequest(url: url($0))) }
+            ["/b", "/c", "/d"].map { loader.load(ImageLoad.Request(url: url($0))) }
         }
         #expect(order == ["/a", "/b", "/c", "/d"])
         #expect(HTTPImageLoaderConfiguration().executionOrder == .fifo)
@@ -40,15 +40,15 @@ struct HTTPQueueTests {
 
     @Test func lifoStartsTheNewestFirst() async throws {
         let order = try await Self.requestOrder(order: .lifo) { loader, url in
-            ["/b", "/c", "/d"].map { loader.load(ImageLoadRequest(url: url($0))) }
+            ["/b", "/c", "/d"].map { loader.load(ImageLoad.Request(url: url($0))) }
         }
         #expect(order == ["/a", "/d", "/c", "/b"])
     }
 
     @Test func prioritiesReorderTheQueue() async throws {
         let order = try await Self.requestOrder(order: .fifo) { loader, url in
-            [("/b", ImageLoadPriority.low), ("/c", .normal), ("/d", .high)].map {
-                loader.load(ImageLoadRequest(url: url($0.0), priority: $0.1))
+            [("/b", ImageLoad.Priority.low), ("/c", .normal), ("/d", .high)].map {
+                loader.load(ImageLoad.Request(url: url($0.0), priority: $0.1))
             }
         }
         #expect(order == ["/a", "/d", "/c", "/b"])
@@ -56,7 +56,7 @@ struct HTTPQueueTests {
 
     @Test func aPriorityChangeReordersAQueuedDownload() async throws {
         let order = try await Self.requestOrder(order: .fifo) { loader, url in
-            let tasks = ["/b", "/c", "/d"].map { loader.load(ImageLoadRequest(url: url($0))) }
+            let tasks = ["/b", "/c", "/d"].map { loader.load(ImageLoad.Request(url: url($0))) }
             tasks[2].setPriority(.high)
             tasks[0].setPriority(.low)
             return tasks
@@ -68,7 +68,7 @@ struct HTTPQueueTests {
         try await withServerAndLoader({ $0.maximumConcurrentDownloads = 2 }) { server, loader in
             let gate = TestGate()
             for path in ["/1", "/2", "/3"] { server.route(path, response: parked(testBytes(50), at: gate)) }
-            let tasks = ["/1", "/2", "/3"].map { loader.load(ImageLoadRequest(url: server.url($0))) }
+            let tasks = ["/1", "/2", "/3"].map { loader.load(ImageLoad.Request(url: server.url($0))) }
             await gate.waitForArrivals(2)
             #expect(loader.runningDownloadCount == 2)
             #expect(loader.queuedDownloadCount == 1)
@@ -86,9 +86,9 @@ struct HTTPQueueTests {
             let gate = TestGate()
             server.route("/a", response: parked(testBytes(50), at: gate))
             server.route("/b", response: .ok(testBytes(50)))
-            let first = loader.load(ImageLoadRequest(url: server.url("/a")))
+            let first = loader.load(ImageLoad.Request(url: server.url("/a")))
             await gate.waitForArrivals(1)
-            let queued = loader.load(ImageLoadRequest(url: server.url("/b")))
+            let queued = loader.load(ImageLoad.Request(url: server.url("/b")))
             queued.cancel()
             #expect(await loadError(queued)?.code == .cancelled)
             #expect(loader.queuedDownloadCount == 0)

@@ -30,7 +30,7 @@ struct HTTPRedirectTests {
     func aURLWithAPortOutOfRangeIsATypedErrorNotATrap(_ text: String) async throws {
         try await withServerAndLoader { _, loader in
             let url = try #require(URL(string: text))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
             #expect(error.code == .invalidURL)
             #expect(error.message.contains("outside 1…65535"), "\(error.message)")
             #expect(loader.shouldBlockFailedURL(url, error: error))
@@ -41,7 +41,7 @@ struct HTTPRedirectTests {
     func aRedirectToAURLOutOfShapeIsATypedErrorNotATrap(_ target: String) async throws {
         try await withServerAndLoader { server, loader in
             server.route("/start", response: .redirect(to: target))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/start")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/start")))))
             #expect(error.code == .invalidURL)
             #expect(error.message.contains("redirect 1 from \(server.url("/start").absoluteString)"), "\(error.message)")
             #expect(server.requestCount("/start") == 1)
@@ -53,10 +53,10 @@ struct HTTPRedirectTests {
             server.route("/final.png", response: .ok(testBytes(40)))
             server.routeRedirectChain(from: "/three", hops: 3, to: "/final.png")
             server.routeRedirectChain(from: "/four", hops: 4, to: "/final.png")
-            let result = try await loader.load(ImageLoadRequest(url: server.url("/three"))).result()
+            let result = try await loader.load(ImageLoad.Request(url: server.url("/three"))).result()
             #expect(result.metrics.redirectCount == 3)
             #expect(result.response.url == server.url("/final.png"))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/four")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/four")))))
             #expect(error.code == .invalidDownloadResponse)
             #expect(error.message.contains("too many redirects"))
             // The fourth redirect is not followed.
@@ -69,7 +69,7 @@ struct HTTPRedirectTests {
         try await withServerAndLoader { server, loader in
             server.route("/final.png", response: .ok(testBytes(40)))
             server.routeRedirectChain(from: "/eleven", hops: 11, to: "/final.png")
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/eleven")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/eleven")))))
             #expect(error.code == .invalidDownloadResponse)
             #expect(server.requestCount("/final.png") == 0)
         }
@@ -78,7 +78,7 @@ struct HTTPRedirectTests {
     @Test func withoutFollowingTheRedirectIsTheFinalResponse() async throws {
         try await withServerAndLoader({ $0.maximumRedirects = 0 }) { server, loader in
             server.route("/start", response: .redirect(to: "/final.png"))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/start")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/start")))))
             #expect(error.code == .invalidDownloadStatusCode && error.statusCode == 302)
             #expect(server.requestCount("/final.png") == 0)
         }
@@ -89,7 +89,7 @@ struct HTTPRedirectTests {
             server.route("/dir/start", response: .redirect(to: "next", status: 301))
             server.route("/dir/next", response: .redirect(to: "../img/final.png", status: 308))
             server.route("/img/final.png", response: .ok(testBytes(30)))
-            let result = try await loader.load(ImageLoadRequest(url: server.url("/dir/start"))).result()
+            let result = try await loader.load(ImageLoad.Request(url: server.url("/dir/start"))).result()
             #expect(result.data == testBytes(30))
             #expect(result.response.url == server.url("/img/final.png"))
             #expect(result.metrics.redirectCount == 2)
@@ -107,7 +107,7 @@ struct HTTPRedirectTests {
             server.route("/start", response: .redirect(to: "/middle"))
             server.route("/middle", response: .redirect(to: "/internal/secret.png"))
             server.route("/internal/secret.png", response: .ok(testBytes(10)))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/start")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/start")))))
             #expect(error.code == .urlRefused)
             #expect(error.underlying is Forbidden)
             #expect(error.message.contains("redirect 2 from \(server.url("/middle").absoluteString)"), "\(error.message)")
@@ -125,10 +125,10 @@ struct HTTPRedirectTests {
             }
         }) { server, loader in
             server.route("/a.png", response: .ok(testBytes(10)))
-            let refused = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/a.png")))))
+            let refused = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/a.png")))))
             #expect(refused.code == .urlRefused)
             #expect(refused.message.contains(server.url("/a.png").absoluteString))
-            let typed = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/typed")))))
+            let typed = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/typed")))))
             #expect(typed.code == .downloadDisallowed && typed.message == "not this one")
             #expect(server.log.requests.isEmpty)
         }
@@ -141,7 +141,7 @@ struct HTTPRedirectTests {
         try await withServerAndLoader { server, loader in
             server.route("/start", response: .redirect(to: "/same"))
             server.route("/same", response: .redirect(to: other.url("/final.png").absoluteString))
-            var request = ImageLoadRequest(url: server.url("/start"))
+            var request = ImageLoad.Request(url: server.url("/start"))
             request.headers["Authorization"] = "Bearer secret"
             request.headers["Cookie"] = "session=1"
             request.headers["X-Client"] = "gallery"
@@ -160,7 +160,7 @@ struct HTTPRedirectTests {
             server.route("/keep", response: .redirect(to: "/result.png", status: 307))
             server.route("/result.png", response: .ok(testBytes(10)))
             for path in ["/form", "/keep"] {
-                var request = ImageLoadRequest(url: server.url(path))
+                var request = ImageLoad.Request(url: server.url(path))
                 request.requestModifier = ImageRequestModifier { outgoing in
                     var outgoing = outgoing
                     outgoing.method = "POST"
@@ -182,7 +182,7 @@ struct HTTPRedirectTests {
                 response: TestResponse(
                     status: 302, headers: [("Location", "/final.png"), ("Set-Cookie", "hop=1; Path=/")], length: .declared(0)))
             server.route("/final.png", response: .ok(testBytes(10)))
-            var request = ImageLoadRequest(url: server.url("/login"))
+            var request = ImageLoad.Request(url: server.url("/login"))
             request.handlesCookies = true
             _ = try await loader.load(request).result()
             #expect(server.log.requests.first { $0.path == "/final.png" }?.header("Cookie") == "hop=1")
@@ -194,12 +194,12 @@ struct HTTPRedirectTests {
         try await withServerAndLoader({
             $0.credentialProvider = { url, _ in
                 asked.append(url.path)
-                return ImageLoadCredential(user: "u", password: "p")
+                return ImageLoad.Credential(user: "u", password: "p")
             }
         }) { server, loader in
             server.route("/start", response: .redirect(to: "/private.png"))
             server.routeBasicAuth("/private.png", user: "u", password: "p", response: .ok(testBytes(10)))
-            let data = try await loader.load(ImageLoadRequest(url: server.url("/start"))).result().data
+            let data = try await loader.load(ImageLoad.Request(url: server.url("/start"))).result().data
             #expect(data == testBytes(10))
             #expect(asked.values == ["/private.png"])
             #expect(server.requestCount("/start") == 1)

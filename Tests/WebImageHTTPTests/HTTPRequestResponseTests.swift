@@ -9,8 +9,8 @@ struct HTTPRequestResponseTests {
     @Test func defaultGlobalAndPerRequestHeadersAreSent() async throws {
         try await withServerAndLoader({ $0.headers["X-Global"] = "g" }) { server, loader in
             server.route("/h", response: .ok(testBytes(10)))
-            _ = try await loader.load(ImageLoadRequest(url: server.url("/h"))).result()
-            var request = ImageLoadRequest(url: server.url("/h"))
+            _ = try await loader.load(ImageLoad.Request(url: server.url("/h"))).result()
+            var request = ImageLoad.Request(url: server.url("/h"))
             request.headers = ["X-Request": "r", "accept": "image/png"]
             _ = try await loader.load(request).result()
             let sent = server.log.requests
@@ -25,13 +25,13 @@ struct HTTPRequestResponseTests {
 
     @Test func basicAuthCredentialIsSent() async throws {
         var configuration = HTTPImageLoaderConfiguration()
-        configuration.credential = ImageLoadCredential(user: "ann", password: "s3cret")
+        configuration.credential = ImageLoad.Credential(user: "ann", password: "s3cret")
         try await withServerAndLoader({ $0 = configuration }) { server, loader in
             server.routeBasicAuth("/private.png", user: "ann", password: "s3cret", response: .ok(testBytes(64)))
-            let privateData = try await loader.load(ImageLoadRequest(url: server.url("/private.png"))).result().data
+            let privateData = try await loader.load(ImageLoad.Request(url: server.url("/private.png"))).result().data
             #expect(privateData == testBytes(64))
-            var wrong = ImageLoadRequest(url: server.url("/private.png"))
-            wrong.credential = ImageLoadCredential(user: "ann", password: "nope")
+            var wrong = ImageLoad.Request(url: server.url("/private.png"))
+            wrong.credential = ImageLoad.Credential(user: "ann", password: "nope")
             let error = await loadError(loader.load(wrong))
             #expect(error?.code == .invalidDownloadStatusCode)
             #expect(error?.statusCode == 401)
@@ -43,24 +43,24 @@ struct HTTPRequestResponseTests {
         var configuration = HTTPImageLoaderConfiguration()
         configuration.credentialProvider = { url, challenge in
             realms.append(challenge ?? "none")
-            return url.path == "/hook.png" ? ImageLoadCredential(user: "bob", password: "pw") : nil
+            return url.path == "/hook.png" ? ImageLoad.Credential(user: "bob", password: "pw") : nil
         }
         try await withServerAndLoader({ $0 = configuration }) { server, loader in
             server.routeBasicAuth("/hook.png", user: "bob", password: "pw", realm: "pics", response: .ok(testBytes(32)))
             server.routeBasicAuth("/other.png", user: "bob", password: "pw", response: .ok(testBytes(32)))
-            let hookData = try await loader.load(ImageLoadRequest(url: server.url("/hook.png"))).result().data
+            let hookData = try await loader.load(ImageLoad.Request(url: server.url("/hook.png"))).result().data
             #expect(hookData == testBytes(32))
             #expect(server.requestCount("/hook.png") == 2)
             #expect(server.log.requests[1].basicCredentials?.user == "bob")
             #expect(realms.values == ["Basic realm=\"pics\""])
-            #expect(await loadError(loader.load(ImageLoadRequest(url: server.url("/other.png"))))?.statusCode == 401)
+            #expect(await loadError(loader.load(ImageLoad.Request(url: server.url("/other.png"))))?.statusCode == 401)
         }
     }
 
     @Test func requestModifierRewritesURLMethodHeadersAndBody() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/rewritten.png", response: .ok(testBytes(20, seed: 2)))
-            var request = ImageLoadRequest(url: server.url("/original.png"))
+            var request = ImageLoad.Request(url: server.url("/original.png"))
             let target = server.url("/rewritten.png")
             request.requestModifier = ImageRequestModifier { outgoing in
                 var outgoing = outgoing
@@ -84,7 +84,7 @@ struct HTTPRequestResponseTests {
         try await withServerAndLoader({ $0.requestModifier = ImageRequestModifier { _ in nil } }) { server, loader in
             server.route("/never.png", response: .ok(testBytes(10)))
             let url = server.url("/never.png")
-            let error = await loadError(loader.load(ImageLoadRequest(url: url)))
+            let error = await loadError(loader.load(ImageLoad.Request(url: url)))
             #expect(error?.code == .cancelled)
             #expect(!loader.shouldBlockFailedURL(url, error: error!))
             #expect(server.requestCount("/never.png") == 0)
@@ -94,7 +94,7 @@ struct HTTPRequestResponseTests {
     @Test func responseModifierRewritesStatusAndHeadersOrRejects() async throws {
         try await withServerAndLoader { server, loader in
             server.route("/missing.png", response: TestResponse(status: 404, headers: [("Content-Type", "image/png")], body: TestResponse.steps(testBytes(8))))
-            var rescued = ImageLoadRequest(url: server.url("/missing.png"))
+            var rescued = ImageLoad.Request(url: server.url("/missing.png"))
             rescued.responseModifier = ImageResponseModifier { response in
                 var response = response
                 response.statusCode = 200
@@ -105,7 +105,7 @@ struct HTTPRequestResponseTests {
             #expect(result.data == testBytes(8))
             #expect(result.response.statusCode == 200)
             #expect(result.response.cacheMetadata.etag == "\"rewritten\"")
-            var rejected = ImageLoadRequest(url: server.url("/missing.png"))
+            var rejected = ImageLoad.Request(url: server.url("/missing.png"))
             rejected.responseModifier = ImageResponseModifier { _ in nil }
             #expect(await loadError(loader.load(rejected))?.code == .invalidDownloadResponse)
         }
@@ -115,7 +115,7 @@ struct HTTPRequestResponseTests {
         try await withServerAndLoader({ $0.decryptor = .base64 }) { server, loader in
             let image = testBytes(1_000, seed: 5)
             server.route("/b64", response: .ok(Data(image.base64EncodedString().utf8), contentType: "text/plain"))
-            var request = ImageLoadRequest(url: server.url("/b64"))
+            var request = ImageLoad.Request(url: server.url("/b64"))
             request.reportsPartialData = true
             let (events, result) = try await collectEvents(loader.load(request))
             #expect(result?.data == image)
@@ -129,13 +129,13 @@ struct HTTPRequestResponseTests {
             for status in [404, 410, 500, 503] { server.route("/s\(status)", response: .status(status, "no")) }
             for status in [404, 410, 500, 503] {
                 let url = server.url("/s\(status)")
-                let error = try #require(await loadError(loader.load(ImageLoadRequest(url: url))))
+                let error = try #require(await loadError(loader.load(ImageLoad.Request(url: url))))
                 #expect(error.code == .invalidDownloadStatusCode)
                 #expect(error.statusCode == status)
                 #expect(error.message.contains("\(status)"))
                 #expect(loader.shouldBlockFailedURL(url, error: error) == (status < 500))
             }
-            var lenient = ImageLoadRequest(url: server.url("/s404"))
+            var lenient = ImageLoad.Request(url: server.url("/s404"))
             lenient.acceptableStatusCodes = [200, 404]
             #expect(try await loader.load(lenient).result().data == Data("no".utf8))
         }
@@ -145,11 +145,11 @@ struct HTTPRequestResponseTests {
         try await withServerAndLoader({ $0.acceptableContentTypes = ["image/png", "image/jpeg"] }) { server, loader in
             server.route("/page", response: .ok(Data("<html>".utf8), contentType: "text/html; charset=utf-8"))
             server.route("/img", response: .ok(testBytes(10), contentType: "IMAGE/PNG"))
-            let error = try #require(await loadError(loader.load(ImageLoadRequest(url: server.url("/page")))))
+            let error = try #require(await loadError(loader.load(ImageLoad.Request(url: server.url("/page")))))
             #expect(error.code == .invalidDownloadContentType)
             #expect(error.contentType == "text/html; charset=utf-8")
             #expect(error.statusCode == 200)
-            #expect(try await loader.load(ImageLoadRequest(url: server.url("/img"))).result().data == testBytes(10))
+            #expect(try await loader.load(ImageLoad.Request(url: server.url("/img"))).result().data == testBytes(10))
         }
     }
 
@@ -158,11 +158,11 @@ struct HTTPRequestResponseTests {
             server.route("/final.png", response: .ok(testBytes(40)))
             server.routeRedirectChain(from: "/ten", hops: 10, to: "/final.png")
             server.routeRedirectChain(from: "/eleven", hops: 11, to: "/final.png")
-            let result = try await loader.load(ImageLoadRequest(url: server.url("/ten"))).result()
+            let result = try await loader.load(ImageLoad.Request(url: server.url("/ten"))).result()
             #expect(result.data == testBytes(40))
             #expect(result.response.url == server.url("/final.png"))
             #expect(result.metrics.redirectCount == 10)
-            let error = await loadError(loader.load(ImageLoadRequest(url: server.url("/eleven"))))
+            let error = await loadError(loader.load(ImageLoad.Request(url: server.url("/eleven"))))
             #expect(error?.code == .invalidDownloadResponse)
             #expect(server.requestCount("/final.png") == 1)
         }
@@ -174,7 +174,7 @@ struct HTTPRequestResponseTests {
             let lastModified = "Sat, 21 Nov 2026 10:00:00 GMT"
             server.routeConditional("/c.png", data: data, etag: "\"abc\"", lastModified: lastModified)
             let url = server.url("/c.png")
-            let fresh = try await loader.load(ImageLoadRequest(url: url)).result()
+            let fresh = try await loader.load(ImageLoad.Request(url: url)).result()
             let metadata = fresh.response.cacheMetadata
             #expect(metadata.etag == "\"abc\"")
             #expect(metadata.lastModified == lastModified)
@@ -183,7 +183,7 @@ struct HTTPRequestResponseTests {
             #expect(metadata.date == "Sun, 22 Nov 2026 06:00:00 GMT")
             #expect(metadata.age == 5)
 
-            var byTag = ImageLoadRequest(url: url)
+            var byTag = ImageLoad.Request(url: url)
             byTag.revalidation = metadata
             let error = try #require(await loadError(loader.load(byTag)))
             #expect(error.code == .cacheNotModified)
@@ -193,12 +193,12 @@ struct HTTPRequestResponseTests {
             #expect(server.log.requests[1].header("If-None-Match") == "\"abc\"")
             #expect(server.log.requests[1].header("If-Modified-Since") == lastModified)
 
-            var byDate = ImageLoadRequest(url: url)
+            var byDate = ImageLoad.Request(url: url)
             byDate.revalidation = HTTPCacheMetadata(lastModified: lastModified)
             #expect(await loadError(loader.load(byDate))?.code == .cacheNotModified)
             #expect(server.log.requests[2].header("If-None-Match") == nil)
 
-            var stale = ImageLoadRequest(url: url)
+            var stale = ImageLoad.Request(url: url)
             stale.revalidation = HTTPCacheMetadata(etag: "\"old\"")
             #expect(try await loader.load(stale).result().data == data)
         }

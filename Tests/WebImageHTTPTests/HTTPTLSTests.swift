@@ -16,8 +16,8 @@ import WebImageHTTPTesting
 @Suite("HTTP loader: TLS and invalid certificates", .timeLimit(.minutes(1)))
 struct HTTPTLSTests {
     /// A strict request for `url` (certificates verified).
-    private func strict(_ url: URL) -> ImageLoadRequest {
-        var request = ImageLoadRequest(url: url)
+    private func strict(_ url: URL) -> ImageLoad.Request {
+        var request = ImageLoad.Request(url: url)
         request.timeout = .seconds(60)
         return request
     }
@@ -87,7 +87,7 @@ struct HTTPTLSTests {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         let loader = HTTPImageLoader(client: client)
         server.route("/a.png", response: .ok(testBytes(700)))
-        let result = await outcome { try await loader.load(ImageLoadRequest(url: server.url("/a.png"))).result() }
+        let result = await outcome { try await loader.load(ImageLoad.Request(url: server.url("/a.png"))).result() }
         try await loader.shutdown()
         try await client.shutdown()
         await server.shutdown()
@@ -97,11 +97,11 @@ struct HTTPTLSTests {
     @Test func theConfigurationFlagAcceptsTheCertificate() async throws {
         try await withTLSServerAndLoader({ $0.acceptsInvalidCertificates = true }) { server, loader in
             server.route("/a.png", response: .ok(testBytes(2_000)))
-            let result = try await loader.load(ImageLoadRequest(url: server.url("/a.png"))).result()
+            let result = try await loader.load(ImageLoad.Request(url: server.url("/a.png"))).result()
             #expect(result.data == testBytes(2_000))
             #expect(result.response.statusCode == 200)
             // A lenient loader needs no second client for a lenient request.
-            var request = ImageLoadRequest(url: server.url("/a.png"))
+            var request = ImageLoad.Request(url: server.url("/a.png"))
             request.allowsInvalidCertificates = true
             #expect(try await loader.load(request).result().data == testBytes(2_000))
             #expect(loader.state.withLock { $0.lenientClient == nil })
@@ -113,7 +113,7 @@ struct HTTPTLSTests {
             let gate = TestGate()
             server.route("/a.png", response: parked(testBytes(3_000), at: gate))
             let url = server.url("/a.png")
-            var lenient = ImageLoadRequest(url: url)
+            var lenient = ImageLoad.Request(url: url)
             lenient.allowsInvalidCertificates = true
             #expect(loader.state.withLock { $0.lenientClient == nil })
             let lenientTask = loader.load(lenient)
@@ -145,11 +145,11 @@ struct HTTPTLSTests {
         let gate = TestGate()
         server.route("/a.png", response: parked(testBytes(1_000), at: gate))
         let url = server.url("/a.png")
-        var lenient = ImageLoadRequest(url: url)
+        var lenient = ImageLoad.Request(url: url)
         lenient.allowsInvalidCertificates = true
-        let strictTask = loader.load(ImageLoadRequest(url: url))
+        let strictTask = loader.load(ImageLoad.Request(url: url))
         let lenientTask = loader.load(lenient)
-        let secondStrict = loader.load(ImageLoadRequest(url: url))
+        let secondStrict = loader.load(ImageLoad.Request(url: url))
         #expect(loader.runningDownloadCount == 2)
         gate.open()
         let results = [

@@ -72,7 +72,7 @@ struct HTTPURLShapeTests {
     @Test func a303OrAPostMovedBy301Or302ContinuesAsAGetWithoutBody() throws {
         let from = try url("http://example.com/form")
         let to = try url("http://example.com/result.png")
-        let post = ImageLoadURLRequest(
+        let post = ImageLoad.URLRequest(
             url: from, method: "POST", headers: ["Content-Type": "text/plain", "X-Keep": "1"], body: Data("a=1".utf8))
         for status in [301, 302, 303] {
             let next = HTTPRedirect.following(post, to: to, status: status)
@@ -83,14 +83,14 @@ struct HTTPURLShapeTests {
             let next = HTTPRedirect.following(post, to: to, status: status)
             #expect(next.method == "POST" && next.body == Data("a=1".utf8) && next.headers["Content-Type"] == "text/plain")
         }
-        let get = ImageLoadURLRequest(url: from)
+        let get = ImageLoad.URLRequest(url: from)
         #expect(HTTPRedirect.following(get, to: to, status: 303).method == "GET")
-        let head = ImageLoadURLRequest(url: from, method: "HEAD")
+        let head = ImageLoad.URLRequest(url: from, method: "HEAD")
         #expect(HTTPRedirect.following(head, to: to, status: 303).method == "HEAD")
     }
 
     @Test func aCrossOriginHopDropsCredentialsAndCookies() throws {
-        let request = ImageLoadURLRequest(
+        let request = ImageLoad.URLRequest(
             url: try url("http://example.com/a"),
             headers: ["Authorization": "Basic eDp5", "Proxy-Authorization": "p", "Cookie": "c=1", "Accept": "image/*"])
         let same = HTTPRedirect.following(request, to: try url("http://example.com:80/b"), status: 302)

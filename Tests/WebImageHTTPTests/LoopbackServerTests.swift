@@ -17,12 +17,12 @@ struct LoopbackServerTests {
             server.route("/known", response: .ok(testBytes(5)))
             for query in ["?a=1", "?a=2"] {
                 let url = URL(string: server.url("/known").absoluteString + query)!
-                _ = try await loader.load(ImageLoadRequest(url: url)).result()
+                _ = try await loader.load(ImageLoad.Request(url: url)).result()
             }
             #expect(server.requestCount("/known") == 2)
             #expect(server.log.requests.map(\.target) == ["/known?a=1", "/known?a=2"])
             #expect(server.log.outcomes("/known") == [.completed, .completed])
-            #expect(await loadError(loader.load(ImageLoadRequest(url: server.url("/unknown"))))?.statusCode == 404)
+            #expect(await loadError(loader.load(ImageLoad.Request(url: server.url("/unknown"))))?.statusCode == 404)
             #expect(server.baseURL.host == "127.0.0.1")
         }
     }

@@ -40,7 +40,7 @@ func valueWithServerAndLoader<T>(
 }
 
 /// The error a load ends with, or nil if it succeeded.
-func loadError(_ task: ImageLoadTask) async -> WebImageError? {
+func loadError(_ task: ImageLoad.Task) async -> WebImageError? {
     do {
         _ = try await task.result()
         return nil
@@ -52,9 +52,9 @@ func loadError(_ task: ImageLoadTask) async -> WebImageError? {
 }
 
 /// Every event of a load, and its result.
-func collectEvents(_ task: ImageLoadTask) async throws -> (events: [ImageLoadEvent], result: ImageLoadResult?) {
-    var events: [ImageLoadEvent] = []
-    var result: ImageLoadResult?
+func collectEvents(_ task: ImageLoad.Task) async throws -> (events: [ImageLoad.Event], result: ImageLoad.Result?) {
+    var events: [ImageLoad.Event] = []
+    var result: ImageLoad.Result?
     for try await event in task.events {
         events.append(event)
         if case .finished(let finished) = event { result = finished }
@@ -63,7 +63,7 @@ func collectEvents(_ task: ImageLoadTask) async throws -> (events: [ImageLoadEve
 }
 
 /// The progress events among `events`.
-func progressEvents(_ events: [ImageLoadEvent]) -> [ImageLoadProgress] {
+func progressEvents(_ events: [ImageLoad.Event]) -> [ImageLoad.Progress] {
     events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
 }
 

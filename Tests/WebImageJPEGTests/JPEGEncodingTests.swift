@@ -81,7 +81,7 @@ struct JPEGEncodingTests {
         #expect(emptyError.code == .encodingFailed)
     }
 
-    @Test("works inside the coders manager and its encoding pipeline")
+    @Test("works inside the coders manager and its encoding limits")
     func throughManager() throws {
         let manager = ImageCodersManager(coders: [coder])
         let image = Image(pixels: ImageFixtures.gradient(width: 120, height: 80))

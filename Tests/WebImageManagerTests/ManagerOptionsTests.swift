@@ -5,7 +5,7 @@ import WebImageKit
 import WebImageTesting
 
 /// A user-info key the tests' options processor reads.
-enum ForceRetry: ImageRequestUserInfoKey {
+enum ForceRetry: ImageRequest.UserInfoKey {
     static let defaultValue = false
 }
 

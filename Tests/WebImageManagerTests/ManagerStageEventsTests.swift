@@ -14,9 +14,9 @@ struct ManagerStageEventsTests {
 
     /// The events up to and including the first `stage` event.
     static func events(
-        _ stream: AsyncStream<ImagePipelineEvent>, through stage: ImagePipelineEvent.Stage
-    ) async -> [ImagePipelineEvent] {
-        var events: [ImagePipelineEvent] = []
+        _ stream: AsyncStream<ImageManager.Event>, through stage: ImageManager.Event.Stage
+    ) async -> [ImageManager.Event] {
+        var events: [ImageManager.Event] = []
         for await event in stream {
             events.append(event)
             if event.stage == stage { break }

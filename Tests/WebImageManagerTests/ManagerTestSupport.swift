@@ -55,8 +55,8 @@ final class ManagerHarness: Sendable {
     }
 
     /// A new manager (new memory cache) over the harness's disk directory and loader.
-    func makeManager(_ adjust: (inout ImageManagerConfiguration) -> Void = { _ in }) throws -> ImageManager {
-        var configuration = ImageManagerConfiguration(
+    func makeManager(_ adjust: (inout ImageManager.Configuration) -> Void = { _ in }) throws -> ImageManager {
+        var configuration = ImageManager.Configuration(
             imageCache: try makeCache(), loader: ImageLoadersManager.standard(http: http), coders: coders)
         adjust(&configuration)
         return ImageManager(configuration: configuration)
@@ -111,6 +111,6 @@ func failureCode<T>(_ body: () async throws -> T) async -> WebImageError.Code? {
 }
 
 /// The bytes and metadata on disk for `key`, read without decoding or promoting to memory.
-func diskEntry(_ cache: ImageCache, _ key: String) async throws -> CacheQueryResult? {
-    try await cache.query(forKey: key, cacheType: .disk, options: CacheQueryOptions(decodeImage: false, promoteToMemory: false))
+func diskEntry(_ cache: ImageCache, _ key: String) async throws -> ImageCache.QueryResult? {
+    try await cache.query(forKey: key, cacheType: .disk, options: ImageCache.QueryOptions(decodeImage: false, promoteToMemory: false))
 }

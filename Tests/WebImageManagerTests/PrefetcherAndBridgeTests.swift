@@ -26,8 +26,8 @@ struct PrefetcherAndBridgeTests {
             #expect(harness.server.log.requests.count == 3)
             gate.open()
             let summary = await token.completion
-            #expect(summary == ImagePrefetchProgress(finished: 5, failed: 1, skipped: 1, total: 7))
-            var seen: [ImagePrefetchProgress] = []
+            #expect(summary == ImagePrefetcher.Progress(finished: 5, failed: 1, skipped: 1, total: 7))
+            var seen: [ImagePrefetcher.Progress] = []
             for await progress in token.progress { seen.append(progress) }
             #expect(seen.count == 7)
             #expect(seen.last == summary)
@@ -77,7 +77,7 @@ struct PrefetcherAndBridgeTests {
             let token = prefetcher.prefetch([harness.server.url("/m0.png"), harness.server.url("/m1.png")])
             // (Before the clamp this never ended: the start loop counted to Int.max.)
             let summary = await token.completion
-            #expect(summary == ImagePrefetchProgress(finished: 2, failed: 0, total: 2))
+            #expect(summary == ImagePrefetcher.Progress(finished: 2, failed: 0, total: 2))
         }
     }
 
@@ -138,7 +138,7 @@ struct PrefetcherAndBridgeTests {
             var request = ImageRequest(url: harness.server.url("/ev.png"), options: [.waitStoreCache])
             request.transformer = ResizeTransformer(size: PixelSize(width: 4, height: 4))
             _ = try await manager.image(for: request)
-            var stages: [ImagePipelineEvent.Stage] = []
+            var stages: [ImageManager.Event.Stage] = []
             for await event in events {
                 #expect(event.duration >= .zero)
                 stages.append(event.stage)
@@ -154,7 +154,7 @@ struct PrefetcherAndBridgeTests {
             harness.server.route("/prog.png", response: .chunked(png, chunkSize: png.count / 4 + 1))
             let manager = try harness.makeManager()
             let task = manager.task(for: ImageRequest(url: harness.server.url("/prog.png"), options: [.progressiveLoad]))
-            var progress: [ImageLoadProgress] = []
+            var progress: [ImageLoad.Progress] = []
             for await value in task.progress { progress.append(value) }
             #expect(progress.last?.receivedBytes == png.count)
             #expect(progress.allSatisfy { $0.partialData == nil })

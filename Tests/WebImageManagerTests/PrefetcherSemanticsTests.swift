@@ -21,7 +21,7 @@ struct PrefetcherSemanticsTests {
             let fresh = harness.server.url("/fresh.png")
             let page = harness.server.url("/page.png")
             let token = prefetcher.prefetch([fresh, stored, page])
-            var outcomes: [Int: ImagePrefetchResult.Outcome] = [:]
+            var outcomes: [Int: ImagePrefetcher.Result.Outcome] = [:]
             for await result in token.results { outcomes[result.index] = result.outcome }
             let summary = await token.completion
             #expect(summary.finished == 2 && summary.failed == 1)

@@ -11,7 +11,7 @@ struct StandardConfigurationTests {
         let http = HTTPImageLoader()
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
-            let configuration = try ImageManagerConfiguration.standard(
+            let configuration = try ImageManager.Configuration.standard(
                 disk: DiskCacheConfiguration(directory: directory.appendingPathComponent("cache"), sweepInterval: nil),
                 http: http)
             let manager = ImageManager(configuration: configuration)

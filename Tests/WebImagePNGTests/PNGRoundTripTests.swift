@@ -81,7 +81,7 @@ import WebImageTesting
         #expect(decoded.animation == nil)
     }
 
-    @Test func throughTheCodersManagerAndPipeline() throws {
+    @Test func throughTheCodersManagerAndItsEncodingLimits() throws {
         let manager = ImageCodersManager(coders: [PNGCoder()])
         let image = Image(pixels: ImageFixtures.gradient(width: 40, height: 20))
         let data = try manager.encode(image, as: .png, options: ImageEncodingOptions(maxPixelSize: PixelSize(width: 10, height: 10)))

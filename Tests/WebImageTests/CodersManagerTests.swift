@@ -4,7 +4,7 @@ import WebImage
 import WebImageTesting
 
 /// A coder test double: claims data starting with its tag byte; encodes to a byte count that
-/// grows with quality and pixel count, so the encoding pipeline's searches can be observed.
+/// grows with quality and pixel count, so the encoding limits' searches can be observed.
 struct TaggedCoder: ImageCoding {
     let name: String
     let tag: UInt8
@@ -18,7 +18,7 @@ struct TaggedCoder: ImageCoding {
     }
 }
 
-@Suite("Coders manager and encoding pipeline")
+@Suite("Coders manager and encoding limits")
 struct CodersManagerTests {
     @Test("Coders are asked in reverse order of registration: the last added wins")
     func lastAddedWins() throws {
@@ -67,7 +67,7 @@ struct CodersManagerTests {
     @Test("Orientation is applied before encoding")
     func orientationApplied() {
         let image = Image(pixels: ImageFixtures.gradient(width: 30, height: 10), orientation: .right)
-        let upright = ImageEncodingPipeline.oriented(image)
+        let upright = ImageCodersManager.Encoding.oriented(image)
         #expect(upright.pixelSize == PixelSize(width: 10, height: 30))
         #expect(upright.orientation == .up)
     }

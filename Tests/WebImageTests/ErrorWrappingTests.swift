@@ -63,10 +63,10 @@ struct ErrorWrappingTests {
         #expect(error?.code == .badImageData)
     }
 
-    @Test func aFailingStepOfAPipelineTransformerIsNamed() throws {
-        let pipeline = PipelineTransformer([ResizeTransformer(size: PixelSize(width: 2, height: 2)), FailingTransformer()])
+    @Test func aFailingStepOfAChainedTransformerIsNamed() throws {
+        let chain = ChainedTransformer([ResizeTransformer(size: PixelSize(width: 2, height: 2)), FailingTransformer()])
         let image = Image(pixels: ImageFixtures.gradient(width: 4, height: 4))
-        let error = #expect(throws: WebImageError.self) { try pipeline.transform(image) }
+        let error = #expect(throws: WebImageError.self) { try chain.transform(image) }
         #expect(error?.code == .transformFailed)
         #expect(error?.message.contains("Failing") == true)
         #expect(error?.underlying as? ForeignError == ForeignError(reason: "transform"))

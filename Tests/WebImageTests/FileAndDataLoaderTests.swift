@@ -18,9 +18,9 @@ struct FileAndDataLoaderTests {
         return try await body(file)
     }
 
-    static func collect(_ task: ImageLoadTask) async throws -> (events: [ImageLoadEvent], result: ImageLoadResult?) {
-        var events: [ImageLoadEvent] = []
-        var result: ImageLoadResult?
+    static func collect(_ task: ImageLoad.Task) async throws -> (events: [ImageLoad.Event], result: ImageLoad.Result?) {
+        var events: [ImageLoad.Event] = []
+        var result: ImageLoad.Result?
         for try await event in task.events {
             events.append(event)
             if case .finished(let finished) = event { result = finished }
@@ -28,14 +28,14 @@ struct FileAndDataLoaderTests {
         return (events, result)
     }
 
-    static func progress(_ events: [ImageLoadEvent]) -> [ImageLoadProgress] {
+    static func progress(_ events: [ImageLoad.Event]) -> [ImageLoad.Progress] {
         events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
     }
 
     @Test func fileLoaderStreamsChunksWithProgressThenTheWholeFile() async throws {
         let data = Self.bytes(200_000)
         try await Self.withTemporaryFile(data) { file in
-            var request = ImageLoadRequest(url: file)
+            var request = ImageLoad.Request(url: file)
             request.reportsPartialData = true
             let (events, result) = try await Self.collect(FileImageLoader(chunkSize: 65_536).load(request))
             let progress = Self.progress(events)
@@ -52,7 +52,7 @@ struct FileAndDataLoaderTests {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/a.png")
         let loader = FileImageLoader()
         do {
-            _ = try await loader.load(ImageLoadRequest(url: url)).result()
+            _ = try await loader.load(ImageLoad.Request(url: url)).result()
             Issue.record("a missing file loaded")
         } catch let error as WebImageError {
             #expect(error.code == .fileUnreadable)
@@ -64,7 +64,7 @@ struct FileAndDataLoaderTests {
         try await Self.withTemporaryFile(Self.bytes(10)) { file in
             let directory = file.deletingLastPathComponent()
             let error = await #expect(throws: WebImageError.self) {
-                _ = try await FileImageLoader().load(ImageLoadRequest(url: directory)).result()
+                _ = try await FileImageLoader().load(ImageLoad.Request(url: directory)).result()
             }
             #expect(error?.code == .fileUnreadable)
             #expect(error?.message.contains("is a directory") == true, "\(String(describing: error))")
@@ -74,9 +74,9 @@ struct FileAndDataLoaderTests {
     @Test func fileOverTheLimitIsTooLargeBeforeReading() async throws {
         try await Self.withTemporaryFile(Self.bytes(5_000)) { file in
             let loader = FileImageLoader(maximumBytes: 4_999)
-            await #expect(throws: WebImageError.self) { _ = try await loader.load(ImageLoadRequest(url: file)).result() }
+            await #expect(throws: WebImageError.self) { _ = try await loader.load(ImageLoad.Request(url: file)).result() }
             do {
-                _ = try await loader.load(ImageLoadRequest(url: file)).result()
+                _ = try await loader.load(ImageLoad.Request(url: file)).result()
             } catch let error as WebImageError {
                 #expect(error.code == .tooLarge)
             }
@@ -85,7 +85,7 @@ struct FileAndDataLoaderTests {
 
     @Test func cancellingAFileLoadEndsItsEventsWithCancelled() async throws {
         try await Self.withTemporaryFile(Self.bytes(1_000)) { file in
-            let task = FileImageLoader().load(ImageLoadRequest(url: file))
+            let task = FileImageLoader().load(ImageLoad.Request(url: file))
             task.cancel()
             do {
                 _ = try await task.result()
@@ -99,7 +99,7 @@ struct FileAndDataLoaderTests {
     @Test func dataLoaderDecodesBase64() async throws {
         let payload = Self.bytes(300)
         let url = URL(string: "data:image/png;base64,\(payload.base64EncodedString())")!
-        let (events, result) = try await Self.collect(DataURLImageLoader().load(ImageLoadRequest(url: url)))
+        let (events, result) = try await Self.collect(DataURLImageLoader().load(ImageLoad.Request(url: url)))
         #expect(result?.data == payload)
         #expect(result?.response.mimeType == "image/png")
         #expect(Self.progress(events).last?.receivedBytes == 300)
@@ -107,7 +107,7 @@ struct FileAndDataLoaderTests {
 
     @Test func dataLoaderDecodesPercentEncodingAndDefaultsTheMediaType() async throws {
         let svg = URL(string: "data:image/svg+xml,%3Csvg%20xmlns='x'%2F%3E")!
-        #expect(try await DataURLImageLoader().load(ImageLoadRequest(url: svg)).result().data == Data("<svg xmlns='x'/>".utf8))
+        #expect(try await DataURLImageLoader().load(ImageLoad.Request(url: svg)).result().data == Data("<svg xmlns='x'/>".utf8))
         let plain = try DataURLImageLoader.decode(URL(string: "data:,a%2Cb")!)
         #expect(plain.mediaType == "text/plain;charset=US-ASCII")
         #expect(plain.data == Data("a,b".utf8))
@@ -118,7 +118,7 @@ struct FileAndDataLoaderTests {
         for text in ["data:image/png;base64,@@@@", "data:image/png;base64,QUJD%2", "data:image/png;base64"] {
             let url = URL(string: text)!
             do {
-                _ = try await loader.load(ImageLoadRequest(url: url)).result()
+                _ = try await loader.load(ImageLoad.Request(url: url)).result()
                 Issue.record("\(text) loaded")
             } catch let error as WebImageError {
                 #expect(error.code == .invalidURL)
@@ -133,13 +133,13 @@ struct FileAndDataLoaderTests {
             let manager = ImageLoadersManager(loaders: [FileImageLoader(), strict])
             // The strict loader was registered last, so it answers and refuses the file.
             do {
-                _ = try await manager.load(ImageLoadRequest(url: file)).result()
+                _ = try await manager.load(ImageLoad.Request(url: file)).result()
                 Issue.record("the first-registered loader answered")
             } catch let error as WebImageError {
                 #expect(error.code == .tooLarge)
             }
             manager.addLoader(FileImageLoader())
-            #expect(try await manager.load(ImageLoadRequest(url: file)).result().data.count == 1_000)
+            #expect(try await manager.load(ImageLoad.Request(url: file)).result().data.count == 1_000)
             #expect(manager.loaders.count == 3)
         }
     }
@@ -149,10 +149,10 @@ struct FileAndDataLoaderTests {
         #expect(manager.canLoad(URL(string: "data:,x")!))
         #expect(manager.canLoad(URL(fileURLWithPath: "/tmp/x")))
         #expect(!manager.canLoad(URL(string: "gopher://127.0.0.1/x")!))
-        #expect(try await manager.load(ImageLoadRequest(url: URL(string: "data:,x")!)).result().data == Data("x".utf8))
+        #expect(try await manager.load(ImageLoad.Request(url: URL(string: "data:,x")!)).result().data == Data("x".utf8))
         let gopher = URL(string: "gopher://127.0.0.1/x")!
         do {
-            _ = try await manager.load(ImageLoadRequest(url: gopher)).result()
+            _ = try await manager.load(ImageLoad.Request(url: gopher)).result()
             Issue.record("an unknown scheme loaded")
         } catch let error as WebImageError {
             #expect(error.code == .invalidURL)

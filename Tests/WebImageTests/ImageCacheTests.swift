@@ -104,7 +104,7 @@ struct ImageCacheTests {
         #expect(try await cache.contains(forKey: "k", cacheType: .all) == .all)  // memory from one, data from the other
         #expect(try await cache.query(forKey: "k", cacheType: .all) != nil)
         first.removeImage(forKey: "k")  // now only the second tier's bytes are left
-        #expect(try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(decodeImage: false))?.data == Data([5]))
+        #expect(try await cache.query(forKey: "k", cacheType: .all, options: ImageCache.QueryOptions(decodeImage: false))?.data == Data([5]))
         try await cache.clear(cacheType: .all)
         #expect(try await cache.totalCount(cacheType: .all) == 0)
     }
@@ -120,7 +120,7 @@ struct ImageCacheTests {
         try await cache.store(data: bytes, metadata: metadata, forKey: "k", cacheType: .disk)
         #expect(cache.memoryImage(forKey: "k") == nil)
 
-        let options = CacheQueryOptions(decodingOptions: ImageDecodingOptions(scaleFactor: 2))
+        let options = ImageCache.QueryOptions(decodingOptions: ImageDecodingOptions(scaleFactor: 2))
         let hit = try #require(try await cache.query(forKey: "k", cacheType: .all, options: options))
         #expect(hit.cacheType == .disk)
         #expect(hit.data == bytes && hit.metadata?.http.etag == "\"e\"")
@@ -131,7 +131,7 @@ struct ImageCacheTests {
         let again = try await cache.query(forKey: "k", cacheType: .all)
         #expect(again?.cacheType == .memory && again?.data == nil)
         #expect(decoder.calls.withLock { $0 } == 1)
-        let withData = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(includeData: true))
+        let withData = try await cache.query(forKey: "k", cacheType: .all, options: ImageCache.QueryOptions(includeData: true))
         #expect(withData?.cacheType == .memory && withData?.data == bytes && withData?.image === hit.image)
     }
 
@@ -148,11 +148,11 @@ struct ImageCacheTests {
         let memory = MemoryCache()
         let cache = ImageCache(memory: [memory], data: [TestImageCache()], decoder: RawTestDecoder())
         try await cache.store(data: RawTestDecoder.encode(width: 8, height: 8, fill: .white), forKey: "k", cacheType: .disk)
-        var thumbnail = CacheQueryOptions()
+        var thumbnail = ImageCache.QueryOptions()
         thumbnail.decodingOptions.thumbnailPixelSize = PixelSize(width: 2, height: 2)
         #expect(try await cache.query(forKey: "k", cacheType: .all, options: thumbnail)?.image != nil)
         #expect(memory.count == 0)
-        var firstFrame = CacheQueryOptions()
+        var firstFrame = ImageCache.QueryOptions()
         firstFrame.decodingOptions.firstFrameOnly = true
         #expect(try await cache.query(forKey: "k", cacheType: .all, options: firstFrame)?.image != nil)
         #expect(memory.count == 0)
@@ -167,9 +167,9 @@ struct ImageCacheTests {
         let decoder = RawTestDecoder()
         let cache = ImageCache(memory: [memory], data: [disk], decoder: decoder)
         try await cache.store(data: RawTestDecoder.encode(width: 1, height: 1, fill: .white), forKey: "k", cacheType: .disk)
-        let dataOnly = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(decodeImage: false))
+        let dataOnly = try await cache.query(forKey: "k", cacheType: .all, options: ImageCache.QueryOptions(decodeImage: false))
         #expect(dataOnly?.image == nil && dataOnly?.data != nil)
-        let noPromotion = try await cache.query(forKey: "k", cacheType: .all, options: CacheQueryOptions(promoteToMemory: false))
+        let noPromotion = try await cache.query(forKey: "k", cacheType: .all, options: ImageCache.QueryOptions(promoteToMemory: false))
         #expect(noPromotion?.image != nil && memory.count == 0)
 
         try await cache.store(data: Data("garbage".utf8), forKey: "bad", cacheType: .disk)

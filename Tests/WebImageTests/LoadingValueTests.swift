@@ -5,7 +5,7 @@ import WebImage
 @Suite("Loading values: headers, cache metadata, progress throttle, blocking policy")
 struct LoadingValueTests {
     @Test func headersCompareNamesCaseInsensitivelyAndReplaceInPlace() {
-        var headers: ImageLoadHeaders = ["Accept": "image/*", "X-A": "1"]
+        var headers: ImageLoad.Headers = ["Accept": "image/*", "X-A": "1"]
         headers.add("x-a", "2")
         #expect(headers.values(for: "X-A") == ["1", "2"])
         headers["ACCEPT"] = "image/webp"
@@ -21,7 +21,7 @@ struct LoadingValueTests {
     }
 
     @Test func cacheMetadataReadsEveryFreshnessHeaderAndMakesConditionalHeaders() {
-        let headers: ImageLoadHeaders = [
+        let headers: ImageLoad.Headers = [
             "ETag": "\"v1\"", "Last-Modified": "Sat, 21 Nov 2026 10:00:00 GMT", "Cache-Control": "max-age=60",
             "Expires": "Thu, 01 Jan 2037 00:00:00 GMT", "Date": "Sun, 22 Nov 2026 06:00:00 GMT", "Age": " 7",
         ]
@@ -40,7 +40,7 @@ struct LoadingValueTests {
     }
 
     @Test func responseMimeTypeDropsParametersAndCase() {
-        let response = ImageLoadResponse(
+        let response = ImageLoad.Response(
             url: URL(string: "http://127.0.0.1/a")!, statusCode: 200,
             headers: ["Content-Type": "Image/PNG; charset=binary", "Content-Length": "12"])
         #expect(response.mimeType == "image/png")
@@ -76,7 +76,7 @@ struct LoadingValueTests {
 
     @Test func standardPolicyBlocksPermanentFailuresOnly() {
         let url = URL(string: "http://127.0.0.1/a")!
-        let response = ImageLoadResponse(url: url, statusCode: 404)
+        let response = ImageLoad.Response(url: url, statusCode: 404)
         let policy = FailedURLBlockingPolicy.standard
         #expect(policy.shouldBlock(WebImageError(.invalidURL, "x")))
         #expect(policy.shouldBlock(WebImageError.badData("x")))
@@ -94,7 +94,7 @@ struct LoadingValueTests {
 
     @Test func statusAndContentTypeTravelTypedInTheError() {
         let url = URL(string: "http://127.0.0.1/a")!
-        let response = ImageLoadResponse(url: url, statusCode: 415, headers: ["Content-Type": "text/html"])
+        let response = ImageLoad.Response(url: url, statusCode: 415, headers: ["Content-Type": "text/html"])
         let status = WebImageError.invalidStatus(415, response: response)
         #expect(status.statusCode == 415)
         #expect(status.message.contains("415"))
@@ -105,7 +105,7 @@ struct LoadingValueTests {
     }
 
     @Test func base64DecryptorDecodesAndRejectsGarbage() throws {
-        let response = ImageLoadResponse(url: URL(string: "http://127.0.0.1/a")!)
+        let response = ImageLoad.Response(url: URL(string: "http://127.0.0.1/a")!)
         let plain = Data([0, 1, 2, 250, 251, 252])
         let encoded = Data(plain.base64EncodedString(options: .lineLength64Characters).utf8)
         #expect(try ImageDataDecryptor.base64.decrypt(encoded, response) == plain)

@@ -8,7 +8,7 @@ struct LocalLoaderDecryptorTests {
 
     @Test func fileLoaderDecryptsTheWholeFileAndOffersNoPartialData() async throws {
         try await FileAndDataLoaderTests.withTemporaryFile(Data(Self.payload.base64EncodedString().utf8)) { file in
-            var request = ImageLoadRequest(url: file)
+            var request = ImageLoad.Request(url: file)
             request.decryptor = .base64
             request.reportsPartialData = true
             let (events, result) = try await FileAndDataLoaderTests.collect(FileImageLoader(chunkSize: 100).load(request))
@@ -19,13 +19,13 @@ struct LocalLoaderDecryptorTests {
 
     @Test func dataLoaderDecrypts() async throws {
         let text = Data(Self.payload.base64EncodedString().utf8).base64EncodedString()
-        var request = ImageLoadRequest(url: URL(string: "data:text/plain;base64,\(text)")!)
+        var request = ImageLoad.Request(url: URL(string: "data:text/plain;base64,\(text)")!)
         request.decryptor = .base64
         #expect(try await DataURLImageLoader().load(request).result().data == Self.payload)
     }
 
     @Test func aDecryptorsOwnErrorIsWrappedAsBadImageData() async throws {
-        var request = ImageLoadRequest(url: URL(string: "data:,abc")!)
+        var request = ImageLoad.Request(url: URL(string: "data:,abc")!)
         request.decryptor = ImageDataDecryptor { _, _ in throw ForeignError(reason: "key") }
         do {
             _ = try await DataURLImageLoader().load(request).result()

@@ -134,7 +134,7 @@ struct RequestIdentityTests {
 
     // MARK: Fields that change nothing
 
-    enum Trace: ImageRequestUserInfoKey { static let defaultValue = "" }
+    enum Trace: ImageRequest.UserInfoKey { static let defaultValue = "" }
 
     static let neutralChanges: [Change] = [
         Change(name: "low priority") { $0.options.insert(.lowPriority) },

@@ -127,7 +127,7 @@ struct ResizeRulesTests {
         let transformers: [any ImageTransforming] = [
             ResizeTransformer(size: PixelSize(width: 16, height: 16), mode: .aspectFill),
             CropTransformer(rect: PixelRect(x: 0, y: 0, width: 8, height: 8)),
-            PipelineTransformer([ResizeTransformer(size: PixelSize(width: 32, height: 32)), CropTransformer(rect: PixelRect(x: 1, y: 1, width: 4, height: 4))]),
+            ChainedTransformer([ResizeTransformer(size: PixelSize(width: 32, height: 32)), CropTransformer(rect: PixelRect(x: 1, y: 1, width: 4, height: 4))]),
         ]
         for transformer in transformers { #expect(try transformer.transform(image).format == format) }
         let animated = ImageFixtures.animation(frames: 2)

@@ -67,7 +67,7 @@ struct TransformerTests {
         let resize = ResizeTransformer(size: PixelSize(width: 10, height: 20), mode: .aspectFit)
         let crop = CropTransformer(rect: PixelRect(x: 1, y: 2, width: 3, height: 4))
         #expect(resize.key != ResizeTransformer(size: PixelSize(width: 10, height: 20), mode: .fill).key)
-        #expect(PipelineTransformer([resize, crop]).key == resize.key + "-" + crop.key)
+        #expect(ChainedTransformer([resize, crop]).key == resize.key + "-" + crop.key)
         #expect(resize.key == "ResizeTransformer(10x20,aspectFit)")
         let both = ResizeTransformer(size: PixelSize(width: 10, height: 20), mode: .aspectFit, allowsUpscaling: true, padsToSize: true)
         #expect(both.key == "ResizeTransformer(10x20,aspectFit,upscale,pad)")

@@ -65,7 +65,7 @@ struct LoaderBench {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
             for url in urls {
-                let task = loader.load(ImageLoadRequest(url: url))
+                let task = loader.load(ImageLoad.Request(url: url))
                 group.addTask { try await task.result().data.count }
             }
             for try await count in group where count != bytesEach {

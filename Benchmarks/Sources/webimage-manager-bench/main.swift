@@ -27,7 +27,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 func makeManager(loader: any ImageLoading, directory: URL) throws -> ImageManager {
     let disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil, synchronousWrites: false))
     let cache = ImageCache(memory: [MemoryCache()], data: [disk], decoder: coders)
-    return ImageManager(configuration: ImageManagerConfiguration(imageCache: cache, loader: loader, coders: coders))
+    return ImageManager(configuration: ImageManager.Configuration(imageCache: cache, loader: loader, coders: coders))
 }
 
 func smallPNG(_ index: Int) throws -> Data {
@@ -93,7 +93,7 @@ func timeAll(_ urls: [URL], _ body: @escaping @Sendable (URL) async throws -> Vo
     return seconds(clock.now - start)
 }
 do {
-    let loaderElapsed = try await timeAll(urls) { _ = try await http.load(ImageLoadRequest(url: $0)).result() }
+    let loaderElapsed = try await timeAll(urls) { _ = try await http.load(ImageLoad.Request(url: $0)).result() }
     print(String(format: "%d small PNGs, HTTP loader alone: %.3f s, %.0f images/s", imageCount, loaderElapsed, Double(imageCount) / loaderElapsed))
     let manager = try makeManager(loader: loaders, directory: e2eDirectory)
     let elapsed = try await timeAll(urls) { _ = try await manager.image(for: ImageRequest(url: $0)) }

@@ -2,13 +2,13 @@ import Foundation
 
 /// The HTTP validators and freshness headers of a response, as a disk cache stores them.
 ///
-/// Handed back with every response (``ImageLoadResponse/cacheMetadata``) and handed in to
-/// revalidate a cached entry (``ImageLoadRequest/revalidation``): the HTTP loader then sends
+/// Handed back with every response (``ImageLoad/Response/cacheMetadata``) and handed in to
+/// revalidate a cached entry (``ImageLoad/Request/revalidation``): the HTTP loader then sends
 /// `If-None-Match` / `If-Modified-Since` and reports `304` as ``WebImageError/Code/cacheNotModified``.
 /// Values are the raw header values; nothing is parsed but `Age`.
 ///
 /// ```swift
-/// var request = ImageLoadRequest(url: url)
+/// var request = ImageLoad.Request(url: url)
 /// request.revalidation = storedEntry.httpMetadata   // from the disk cache
 /// ```
 public struct HTTPCacheMetadata: Sendable, Hashable, Codable {
@@ -39,7 +39,7 @@ public struct HTTPCacheMetadata: Sendable, Hashable, Codable {
     }
 
     /// Metadata read from response headers.
-    public init(headers: ImageLoadHeaders) {
+    public init(headers: ImageLoad.Headers) {
         self.init(
             etag: headers["ETag"], lastModified: headers["Last-Modified"],
             cacheControl: headers["Cache-Control"], expires: headers["Expires"], date: headers["Date"],
@@ -55,8 +55,8 @@ public struct HTTPCacheMetadata: Sendable, Hashable, Codable {
     }
 
     /// The conditional request headers these validators produce.
-    public var conditionalHeaders: ImageLoadHeaders {
-        var headers = ImageLoadHeaders()
+    public var conditionalHeaders: ImageLoad.Headers {
+        var headers = ImageLoad.Headers()
         if let etag { headers["If-None-Match"] = etag }
         if let lastModified { headers["If-Modified-Since"] = lastModified }
         return headers

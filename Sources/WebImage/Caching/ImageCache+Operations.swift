@@ -6,7 +6,7 @@ extension ImageCache {
     /// Stores `item` in the sides `cacheType` names, per ``Policies/store``: its image in memory,
     /// its bytes and metadata on the data tiers (an item without bytes leaves them unchanged). The
     /// empty key throws ``WebImageError/Code/invalidCacheKey`` before any tier is asked.
-    public func store(_ item: CacheItem, forKey key: String, cacheType: ImageCacheType) async throws {
+    public func store(_ item: ImageCache.Item, forKey key: String, cacheType: ImageCacheType) async throws {
         try CacheKeys.validate(key)
         if cacheType.includesMemory, let image = item.image {
             for tier in policies.store.select(memoryTiers) { tier.setImage(image, forKey: key, cost: item.cost) }
@@ -21,7 +21,7 @@ extension ImageCache {
         image: Image? = nil, data: Data? = nil, metadata: CacheEntryMetadata? = nil,
         forKey key: String, cacheType: ImageCacheType = .all
     ) async throws {
-        try await store(CacheItem(image: image, data: data, metadata: metadata), forKey: key, cacheType: cacheType)
+        try await store(ImageCache.Item(image: image, data: data, metadata: metadata), forKey: key, cacheType: cacheType)
     }
 
     /// Removes `key` from the sides `cacheType` names, per ``Policies/remove``.

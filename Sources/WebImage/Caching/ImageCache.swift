@@ -9,17 +9,17 @@ import Foundation
 /// (``policies``). Operations name the sides they reach with an ``ImageCacheType``: `.memory` the
 /// memory tiers, `.disk` the data tiers, `.all` both.
 ///
-/// With a ``decoder``, a data hit is decoded with ``CacheQueryOptions/decodingOptions`` (never on
+/// With a ``decoder``, a data hit is decoded with ``ImageCache/QueryOptions/decodingOptions`` (never on
 /// the caller's actor) and the image is put in every memory tier, unless the options ask for a
 /// thumbnail or the first frame only: such a decode is returned but never stored under the
-/// full-size key. Without a decoder, or with ``CacheQueryOptions/decodeImage`` off, queries return
+/// full-size key. Without a decoder, or with ``ImageCache/QueryOptions/decodeImage`` off, queries return
 /// bytes only. Bytes that fail to decode come back as data with no image, as SDWebImage does.
 ///
 /// ```swift
 /// let cache = ImageCache(memory: [MemoryCache()], data: [try DiskCache(namespace: "avatars")], decoder: coders)
 /// if let image = cache.memoryImage(forKey: key) { return image }          // no await on a hit
 /// if let hit = try await cache.query(forKey: key, cacheType: .all) { … }  // disk hits decoded, promoted
-/// try await cache.store(CacheItem(image: image, data: bytes), forKey: key, cacheType: .all)
+/// try await cache.store(ImageCache.Item(image: image, data: bytes), forKey: key, cacheType: .all)
 /// ```
 ///
 /// `ImageCache.standard(namespace:decoder:)` (module `WebImageDiskCache`) is a ``MemoryCache``
@@ -64,14 +64,14 @@ public final class ImageCache: Sendable {
     /// Memory is asked first. A data hit returns bytes and metadata, and an image when the cache
     /// has a ``decoder`` and `options.decodeImage` is set (promoted to memory per
     /// `options.promoteToMemory`). A memory hit reads the bytes too when `options.includeData`.
-    public func query(forKey key: String, cacheType: ImageCacheType, options: CacheQueryOptions) async throws
-        -> CacheQueryResult?
+    public func query(forKey key: String, cacheType: ImageCacheType, options: ImageCache.QueryOptions) async throws
+        -> ImageCache.QueryResult?
     {
-        var found: CacheQueryResult?
+        var found: ImageCache.QueryResult?
         if cacheType.includesMemory {
             for tier in policies.query.select(memoryTiers) {
                 guard let image = tier.image(forKey: key) else { continue }
-                found = CacheQueryResult(image: image, cacheType: .memory)
+                found = ImageCache.QueryResult(image: image, cacheType: .memory)
                 break
             }
             // An image found in memory; the caller may also want the bytes from a data tier.
@@ -83,7 +83,7 @@ public final class ImageCache: Sendable {
             found.metadata = entry.metadata
             return found
         }
-        var result = CacheQueryResult(data: entry.data, metadata: entry.metadata, cacheType: .disk)
+        var result = ImageCache.QueryResult(data: entry.data, metadata: entry.metadata, cacheType: .disk)
         if options.decodeImage, let decoder {
             let decoding = options.decodingOptions
             // A thumbnail or a first frame never stands for the full-size image in memory.
@@ -96,8 +96,8 @@ public final class ImageCache: Sendable {
     }
 
     /// Looks `key` up with default options.
-    public func query(forKey key: String, cacheType: ImageCacheType = .all) async throws -> CacheQueryResult? {
-        try await query(forKey: key, cacheType: cacheType, options: CacheQueryOptions())
+    public func query(forKey key: String, cacheType: ImageCacheType = .all) async throws -> ImageCache.QueryResult? {
+        try await query(forKey: key, cacheType: cacheType, options: ImageCache.QueryOptions())
     }
 
     /// Makes bytes a data tier returned for `key` into an image: the one place a data hit is

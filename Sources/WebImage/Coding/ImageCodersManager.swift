@@ -68,7 +68,7 @@ public final class ImageCodersManager: ImageCoding {
     }
 
     /// Encodes with the last registered coder that writes `format`, applying the options' size
-    /// limits and the image's orientation through ``ImageEncodingPipeline``.
+    /// limits and the image's orientation through ``ImageCodersManager/Encoding``.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         try encode(image, as: format, options: options, using: nil)
     }
@@ -79,6 +79,6 @@ public final class ImageCodersManager: ImageCoding {
     ) throws -> Data {
         let chosen = coder ?? coders.last { $0.canEncode(format) }
         guard let chosen else { throw WebImageError(.unsupportedFormat, "no coder can encode \(format)") }
-        return try ImageEncodingPipeline.encode(image, as: format, options: options, with: chosen)
+        return try ImageCodersManager.Encoding.encode(image, as: format, options: options, with: chosen)
     }
 }

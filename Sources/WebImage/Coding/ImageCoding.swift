@@ -21,7 +21,7 @@ public protocol ImageDecoding: Sendable {
 /// Encoders honour ``ImageEncodingOptions/quality``, ``ImageEncodingOptions/compressionLevel``,
 /// ``ImageEncodingOptions/lossless``, ``ImageEncodingOptions/firstFrameOnly`` and
 /// ``ImageEncodingOptions/backgroundColor``. The size limits (`maxPixelSize`, `maxFileSize`) and
-/// EXIF orientation are applied around them by ``ImageEncodingPipeline``, which
+/// EXIF orientation are applied around them by ``ImageCodersManager/Encoding``, which
 /// ``ImageCodersManager`` uses.
 public protocol ImageEncoding: Sendable {
     /// Whether this encoder writes `format`.

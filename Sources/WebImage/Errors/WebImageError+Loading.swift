@@ -1,17 +1,19 @@
-/// The typed details of a failed download, carried as a ``WebImageError``'s `underlying` error.
-public struct DownloadFailureDetails: Error, Sendable, Hashable {
-    /// The HTTP status of the response, when there was one.
-    public var statusCode: Int?
-    /// The response's `Content-Type`, when there was one.
-    public var contentType: String?
-    /// The response head, when one arrived (for `cacheNotModified`, its fresh `Date`/`Cache-Control`).
-    public var response: ImageLoadResponse?
+extension WebImageError {
+    /// The typed details of a failed download, carried as a ``WebImageError``'s `underlying` error.
+    public struct DownloadDetails: Error, Sendable, Hashable {
+        /// The HTTP status of the response, when there was one.
+        public var statusCode: Int?
+        /// The response's `Content-Type`, when there was one.
+        public var contentType: String?
+        /// The response head, when one arrived (for `cacheNotModified`, its fresh `Date`/`Cache-Control`).
+        public var response: ImageLoad.Response?
 
-    /// Details from explicit values.
-    public init(statusCode: Int? = nil, contentType: String? = nil, response: ImageLoadResponse? = nil) {
-        self.statusCode = statusCode
-        self.contentType = contentType
-        self.response = response
+        /// Details from explicit values.
+        public init(statusCode: Int? = nil, contentType: String? = nil, response: ImageLoad.Response? = nil) {
+            self.statusCode = statusCode
+            self.contentType = contentType
+            self.response = response
+        }
     }
 }
 
@@ -28,7 +30,7 @@ extension WebImageError.Code {
 
 extension WebImageError {
     /// The typed download details, when the error carries them.
-    public var downloadDetails: DownloadFailureDetails? { underlying as? DownloadFailureDetails }
+    public var downloadDetails: WebImageError.DownloadDetails? { underlying as? WebImageError.DownloadDetails }
 
     /// The HTTP status of a failed download, when known.
     ///
@@ -43,24 +45,24 @@ extension WebImageError {
     public var contentType: String? { downloadDetails?.contentType }
 
     /// An `invalidDownloadStatusCode` error naming and carrying `status`.
-    public static func invalidStatus(_ status: Int, response: ImageLoadResponse) -> WebImageError {
+    public static func invalidStatus(_ status: Int, response: ImageLoad.Response) -> WebImageError {
         WebImageError(
             .invalidDownloadStatusCode, "download of \(response.url.absoluteString) answered HTTP \(status)",
-            underlying: DownloadFailureDetails(statusCode: status, contentType: response.contentType, response: response))
+            underlying: WebImageError.DownloadDetails(statusCode: status, contentType: response.contentType, response: response))
     }
 
     /// An `invalidDownloadContentType` error naming and carrying the content type.
-    public static func invalidContentType(_ contentType: String?, response: ImageLoadResponse) -> WebImageError {
+    public static func invalidContentType(_ contentType: String?, response: ImageLoad.Response) -> WebImageError {
         WebImageError(
             .invalidDownloadContentType,
             "download of \(response.url.absoluteString) has unacceptable content type \(contentType ?? "(none)")",
-            underlying: DownloadFailureDetails(statusCode: response.statusCode, contentType: contentType, response: response))
+            underlying: WebImageError.DownloadDetails(statusCode: response.statusCode, contentType: contentType, response: response))
     }
 
     /// A `cacheNotModified` error carrying the `304` response head.
-    public static func notModified(response: ImageLoadResponse) -> WebImageError {
+    public static func notModified(response: ImageLoad.Response) -> WebImageError {
         WebImageError(
             .cacheNotModified, "\(response.url.absoluteString) is not modified (HTTP 304)",
-            underlying: DownloadFailureDetails(statusCode: response.statusCode, contentType: response.contentType, response: response))
+            underlying: WebImageError.DownloadDetails(statusCode: response.statusCode, contentType: response.contentType, response: response))
     }
 }

@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// ```swift
 /// let url = URL(string: "data:image/gif;base64,R0lGODlhAQABAAAAACw=")!
-/// let bytes = try await DataURLImageLoader().load(ImageLoadRequest(url: url)).result().data
+/// let bytes = try await DataURLImageLoader().load(ImageLoad.Request(url: url)).result().data
 /// ```
 public struct DataURLImageLoader: ImageLoading {
     /// A data: URL loader.
@@ -21,21 +21,21 @@ public struct DataURLImageLoader: ImageLoading {
     /// Whether `url`'s scheme is `data`.
     public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "data" }
 
-    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
+    public func load(_ request: ImageLoad.Request) -> ImageLoad.Task {
         .run { continuation in
             let start = ContinuousClock.now
             let (mediaType, payload) = try Self.decode(request.url)
-            let response = ImageLoadResponse(
+            let response = ImageLoad.Response(
                 url: request.url, headers: ["Content-Type": mediaType, "Content-Length": String(payload.count)])
             continuation.yield(.response(response))
-            continuation.yield(.progress(ImageLoadProgress(
+            continuation.yield(.progress(ImageLoad.Progress(
                 receivedBytes: payload.count, expectedBytes: payload.count,
                 partialData: request.reportsPartialData && request.decryptor == nil ? payload : nil)))
             let data = try request.decryptor.map { try $0.apply(to: payload, response: response) } ?? payload
             let elapsed = ContinuousClock.now - start
-            return ImageLoadResult(
+            return ImageLoad.Result(
                 data: data, response: response,
-                metrics: ImageLoadMetrics(receivedBytes: payload.count, timeToFirstByte: elapsed, totalDuration: elapsed))
+                metrics: ImageLoad.Metrics(receivedBytes: payload.count, timeToFirstByte: elapsed, totalDuration: elapsed))
         }
     }
 

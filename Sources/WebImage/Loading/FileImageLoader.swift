@@ -8,7 +8,7 @@ public import Foundation
 /// whole file (partial data is then not offered), as the HTTP loader does.
 ///
 /// ```swift
-/// let result = try await FileImageLoader().load(ImageLoadRequest(url: URL(fileURLWithPath: path))).result()
+/// let result = try await FileImageLoader().load(ImageLoad.Request(url: URL(fileURLWithPath: path))).result()
 /// ```
 public struct FileImageLoader: ImageLoading {
     /// Bytes per read.
@@ -34,7 +34,7 @@ public struct FileImageLoader: ImageLoading {
     /// Whether `url` is a file URL.
     public func canLoad(_ url: URL) -> Bool { url.isFileURL }
 
-    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
+    public func load(_ request: ImageLoad.Request) -> ImageLoad.Task {
         let chunkSize = chunkSize
         let maximumBytes = maximumBytes
         return .run { continuation in
@@ -47,9 +47,9 @@ public struct FileImageLoader: ImageLoading {
     }
 
     private static func read(
-        _ request: ImageLoadRequest, chunkSize: Int, maximumBytes: Int,
-        continuation: AsyncThrowingStream<ImageLoadEvent, any Error>.Continuation
-    ) throws -> ImageLoadResult {
+        _ request: ImageLoad.Request, chunkSize: Int, maximumBytes: Int,
+        continuation: AsyncThrowingStream<ImageLoad.Event, any Error>.Continuation
+    ) throws -> ImageLoad.Result {
         let clock = ContinuousClock()
         let start = clock.now
         let url = request.url
@@ -70,7 +70,7 @@ public struct FileImageLoader: ImageLoading {
         guard size <= maximumBytes else {
             throw WebImageError(.tooLarge, "\(url.path) is \(size) bytes, over the limit of \(maximumBytes)")
         }
-        let response = ImageLoadResponse(url: url, headers: ["Content-Length": String(size)])
+        let response = ImageLoad.Response(url: url, headers: ["Content-Length": String(size)])
         continuation.yield(.response(response))
         let firstByte = clock.now - start
         var data = Data()
@@ -88,17 +88,17 @@ public struct FileImageLoader: ImageLoading {
             guard data.count <= maximumBytes else {
                 throw WebImageError(.tooLarge, "\(url.path) grew over the limit of \(maximumBytes) bytes")
             }
-            continuation.yield(.progress(ImageLoadProgress(
+            continuation.yield(.progress(ImageLoad.Progress(
                 receivedBytes: data.count, expectedBytes: size,
                 partialData: request.reportsPartialData && request.decryptor == nil ? data : nil)))
         }
         if data.isEmpty {
-            continuation.yield(.progress(ImageLoadProgress(receivedBytes: 0, expectedBytes: size)))
+            continuation.yield(.progress(ImageLoad.Progress(receivedBytes: 0, expectedBytes: size)))
         }
         let receivedBytes = data.count
         if let decryptor = request.decryptor { data = try decryptor.apply(to: data, response: response) }
-        return ImageLoadResult(
+        return ImageLoad.Result(
             data: data, response: response,
-            metrics: ImageLoadMetrics(receivedBytes: receivedBytes, timeToFirstByte: firstByte, totalDuration: clock.now - start))
+            metrics: ImageLoad.Metrics(receivedBytes: receivedBytes, timeToFirstByte: firstByte, totalDuration: clock.now - start))
     }
 }

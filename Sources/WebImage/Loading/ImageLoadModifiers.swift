@@ -1,22 +1,24 @@
 public import Foundation
 
-/// The outgoing request as a request modifier sees it: URL, method, headers and body.
-public struct ImageLoadURLRequest: Sendable, Hashable {
-    /// Where to send the request.
-    public var url: URL
-    /// The HTTP method (`GET` unless a modifier changes it).
-    public var method: String
-    /// Every header that will be sent (the loader's defaults, the global and per-request ones).
-    public var headers: ImageLoadHeaders
-    /// A request body, if any.
-    public var body: Data?
+extension ImageLoad {
+    /// The outgoing request as a request modifier sees it: URL, method, headers and body.
+    public struct URLRequest: Sendable, Hashable {
+        /// Where to send the request.
+        public var url: URL
+        /// The HTTP method (`GET` unless a modifier changes it).
+        public var method: String
+        /// Every header that will be sent (the loader's defaults, the global and per-request ones).
+        public var headers: ImageLoad.Headers
+        /// A request body, if any.
+        public var body: Data?
 
-    /// A request.
-    public init(url: URL, method: String = "GET", headers: ImageLoadHeaders = [:], body: Data? = nil) {
-        self.url = url
-        self.method = method
-        self.headers = headers
-        self.body = body
+        /// A request.
+        public init(url: URL, method: String = "GET", headers: ImageLoad.Headers = [:], body: Data? = nil) {
+            self.url = url
+            self.method = method
+            self.headers = headers
+            self.body = body
+        }
     }
 }
 
@@ -32,10 +34,10 @@ public struct ImageLoadURLRequest: Sendable, Hashable {
 /// ```
 public struct ImageRequestModifier: Sendable {
     /// The rewrite; nil cancels the load with ``WebImageError/Code/cancelled``.
-    public let modify: @Sendable (ImageLoadURLRequest) async throws -> ImageLoadURLRequest?
+    public let modify: @Sendable (ImageLoad.URLRequest) async throws -> ImageLoad.URLRequest?
 
     /// A modifier from a closure.
-    public init(_ modify: @escaping @Sendable (ImageLoadURLRequest) async throws -> ImageLoadURLRequest?) {
+    public init(_ modify: @escaping @Sendable (ImageLoad.URLRequest) async throws -> ImageLoad.URLRequest?) {
         self.modify = modify
     }
 }
@@ -46,10 +48,10 @@ public struct ImageRequestModifier: Sendable {
 /// A rejected response fails the load with ``WebImageError/Code/invalidDownloadResponse``.
 public struct ImageResponseModifier: Sendable {
     /// The rewrite; nil rejects the response.
-    public let modify: @Sendable (ImageLoadResponse) async throws -> ImageLoadResponse?
+    public let modify: @Sendable (ImageLoad.Response) async throws -> ImageLoad.Response?
 
     /// A modifier from a closure.
-    public init(_ modify: @escaping @Sendable (ImageLoadResponse) async throws -> ImageLoadResponse?) {
+    public init(_ modify: @escaping @Sendable (ImageLoad.Response) async throws -> ImageLoad.Response?) {
         self.modify = modify
     }
 }
@@ -65,10 +67,10 @@ public struct ImageResponseModifier: Sendable {
 /// ```
 public struct ImageDataDecryptor: Sendable {
     /// The transform; a thrown error fails the load.
-    public let decrypt: @Sendable (Data, ImageLoadResponse) throws -> Data
+    public let decrypt: @Sendable (Data, ImageLoad.Response) throws -> Data
 
     /// A decryptor from a closure.
-    public init(_ decrypt: @escaping @Sendable (Data, ImageLoadResponse) throws -> Data) {
+    public init(_ decrypt: @escaping @Sendable (Data, ImageLoad.Response) throws -> Data) {
         self.decrypt = decrypt
     }
 
@@ -79,7 +81,7 @@ public struct ImageDataDecryptor: Sendable {
     /// ```swift
     /// let bytes = try decryptor.apply(to: body, response: response)
     /// ```
-    public func apply(to data: Data, response: ImageLoadResponse) throws -> Data {
+    public func apply(to data: Data, response: ImageLoad.Response) throws -> Data {
         do {
             return try decrypt(data, response)
         } catch {

@@ -10,7 +10,7 @@ import Synchronization
 /// ```swift
 /// let loaders = ImageLoadersManager.fileAndData()
 /// loaders.addLoader(MyS3Loader())          // asked first from now on
-/// let result = try await loaders.load(ImageLoadRequest(url: url)).result()
+/// let result = try await loaders.load(ImageLoad.Request(url: url)).result()
 /// ```
 public final class ImageLoadersManager: ImageLoading {
     private let registered: Mutex<[any ImageLoading]>
@@ -53,7 +53,7 @@ public final class ImageLoadersManager: ImageLoading {
 
     /// Loads with the loader for the URL; a URL no loader handles fails with
     /// ``WebImageError/Code/invalidURL``.
-    public func load(_ request: ImageLoadRequest) -> ImageLoadTask {
+    public func load(_ request: ImageLoad.Request) -> ImageLoad.Task {
         guard let loader = loader(for: request.url) else {
             return .failed(WebImageError(.invalidURL, "no loader can load \(request.url.absoluteString)"))
         }

@@ -8,7 +8,7 @@ public import Foundation
 ///
 /// ```swift
 /// let loaders = ImageLoadersManager.fileAndData()
-/// let result = try await loaders.load(ImageLoadRequest(url: fileURL)).result()
+/// let result = try await loaders.load(ImageLoad.Request(url: fileURL)).result()
 /// ```
 public protocol ImageLoading: Sendable {
     /// A short name, unique among the loaders of one manager (`"http"`, `"file"`, `"data"`).
@@ -18,7 +18,7 @@ public protocol ImageLoading: Sendable {
     func canLoad(_ url: URL) -> Bool
 
     /// Starts loading; the returned task streams the events and can be cancelled.
-    func load(_ request: ImageLoadRequest) -> ImageLoadTask
+    func load(_ request: ImageLoad.Request) -> ImageLoad.Task
 
     /// Whether a failure to load `url` with `error` should block `url` from later loads
     /// (SDWebImage's `shouldBlockFailedURLWithURL:error:`).

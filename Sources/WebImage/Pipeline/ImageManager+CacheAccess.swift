@@ -13,9 +13,9 @@ extension ImageManager {
             metrics.memoryHits.increment()
             return CachedImage(image: image, cacheType: .memory)
         }
-        let options = CacheQueryOptions(
+        let options = ImageCache.QueryOptions(
             decodeImage: false, decodingOptions: plan.decoding, includeData: wantsData, promoteToMemory: false)
-        let found: CacheQueryResult?
+        let found: ImageCache.QueryResult?
         do {
             found = try await timed(.cacheQuery, plan, key: key, hit: { $0 != nil }) {
                 try await cache.query(forKey: key, cacheType: cacheType, options: options)
@@ -37,13 +37,13 @@ extension ImageManager {
 
     /// Writes the original bytes as downloaded, with the response's validators, to disk (when the
     /// plan stores the original there).
-    func storeOriginalBytes(plan: RequestPlan, result: ImageLoadResult, cache: ImageCache) async throws {
+    func storeOriginalBytes(plan: RequestPlan, result: ImageLoad.Result, cache: ImageCache) async throws {
         guard plan.originalStoreType.includesDisk else { return }
         let response = result.response
         let metadata = CacheEntryMetadata(
             originalURL: response.url, contentType: response.contentType, http: response.cacheMetadata)
         try await timed(.store, plan, key: plan.originalKey) {
-            try await cache.store(CacheItem(data: result.data, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)
+            try await cache.store(ImageCache.Item(data: result.data, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)
         }
     }
 }

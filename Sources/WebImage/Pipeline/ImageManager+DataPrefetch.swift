@@ -39,7 +39,7 @@ extension ImageManager {
         }
         let loader = request.loading.loader ?? configuration.loader
         metrics.downloads.increment()
-        let result: ImageLoadResult
+        let result: ImageLoad.Result
         do {
             result = try await timed(.download, plan, key: key) {
                 try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
@@ -60,7 +60,7 @@ extension ImageManager {
     }
 
     /// Throws unless a coder recognises the bytes by their signature (no decoding).
-    private func checkSignature(of result: ImageLoadResult, decoder: any ImageDecoding) throws {
+    private func checkSignature(of result: ImageLoad.Result, decoder: any ImageDecoding) throws {
         guard !decoder.canDecode(result.data) else { return }
         let format = ImageFormat.detect(in: result.data)
         let error =

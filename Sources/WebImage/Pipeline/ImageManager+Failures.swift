@@ -7,7 +7,7 @@ import Logging
 extension ImageManager {
     /// A decode failure of a response that did not say it was an image names the content type the
     /// server sent (a login page or an error page served with 200 is a common cause).
-    static func namingContentType(_ error: any Error, of response: ImageLoadResponse) -> any Error {
+    static func namingContentType(_ error: any Error, of response: ImageLoad.Response) -> any Error {
         guard let typed = error as? WebImageError, typed.code == .badImageData || typed.code == .unsupportedFormat,
             let mime = response.mimeType, !mime.hasPrefix("image/"), mime != "application/octet-stream"
         else { return error }

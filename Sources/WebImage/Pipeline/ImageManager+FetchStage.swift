@@ -25,7 +25,7 @@ extension ImageManager {
             throw WebImageError(.downloadDisallowed, "the should-download hook refused \(plan.url.absoluteString)")
         }
         let loader = request.loading.loader ?? configuration.loader
-        let result: ImageLoadResult
+        let result: ImageLoad.Result
         do {
             result = try await download(plan, job: job, loader: loader, revalidation: revalidation)
         } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
@@ -53,7 +53,7 @@ extension ImageManager {
     /// Downloads, forwarding progress and (for progressive loads) decoded previews.
     private func download(
         _ plan: RequestPlan, job: SharedJob<FetchedImage>, loader: any ImageLoading, revalidation: HTTPCacheMetadata?
-    ) async throws -> ImageLoadResult {
+    ) async throws -> ImageLoad.Result {
         let progressive = plan.options.contains(.progressiveLoad)
         let loadTask = loader.load(plan.loadRequest(priority: job.priority, revalidation: revalidation))
         job.onPriorityChange { loadTask.setPriority($0) }
@@ -93,7 +93,7 @@ extension ImageManager {
 
     /// Writes the original bytes to disk in the background unless the request waits for the
     /// store. (Each final stage puts its image in memory itself, at once.)
-    private func storeOriginal(image: Image, result: ImageLoadResult, plan: RequestPlan, cache: ImageCache) {
+    private func storeOriginal(image: Image, result: ImageLoad.Result, plan: RequestPlan, cache: ImageCache) {
         if plan.originalStoreType.includesDisk, !plan.options.contains(.waitStoreCache) {
             Task { await pendingStore(plan: plan, result: result, cache: cache) }
         }
@@ -101,7 +101,7 @@ extension ImageManager {
 
     /// Writes the original bytes as downloaded, with the response's validators, to disk; a failure
     /// is logged.
-    private func pendingStore(plan: RequestPlan, result: ImageLoadResult, cache: ImageCache) async {
+    private func pendingStore(plan: RequestPlan, result: ImageLoad.Result, cache: ImageCache) async {
         do {
             try await storeOriginalBytes(plan: plan, result: result, cache: cache)
         } catch {

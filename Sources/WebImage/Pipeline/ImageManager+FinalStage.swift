@@ -77,7 +77,7 @@ extension ImageManager {
                         return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
                     }
                     try await cache.store(
-                        CacheItem(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
+                        ImageCache.Item(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
                         cacheType: .disk)
                 }
             } catch {
@@ -90,7 +90,7 @@ extension ImageManager {
     /// The HTTP validators stored with the original entry on disk.
     private func storedValidators(_ plan: RequestPlan) async -> HTTPCacheMetadata? {
         let cache = plan.request.caching.originalCache ?? plan.request.caching.cache ?? configuration.imageCache
-        let options = CacheQueryOptions(decodeImage: false, promoteToMemory: false)
+        let options = ImageCache.QueryOptions(decodeImage: false, promoteToMemory: false)
         guard let hit = try? await cache.query(forKey: plan.originalKey, cacheType: .disk, options: options),
             let http = hit.metadata?.http, !http.isEmpty
         else { return nil }

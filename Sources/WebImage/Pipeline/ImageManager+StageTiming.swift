@@ -4,7 +4,7 @@ import Logging
 /// How every stage is measured and reported, in one place.
 extension ImageManager {
     /// Runs one stage of `plan`'s request and reports it once, however it ends: a
-    /// ``ImagePipelineEvent`` for ``events()`` subscribers, a sample of the stage's timer and a
+    /// ``ImageManager/Event`` for ``events()`` subscribers, a sample of the stage's timer and a
     /// trace log line, all with the time `body` took. An error from `body` is reported as a failed
     /// stage and rethrown; `hit` says whether a value counts as found (cache queries).
     ///
@@ -12,7 +12,7 @@ extension ImageManager {
     /// let image = try await timed(.decode, plan, key: key) { try await limiter.run { … } }
     /// ```
     func timed<T>(
-        _ stage: ImagePipelineEvent.Stage, _ plan: RequestPlan, key: String, hit: (T) -> Bool = { _ in false },
+        _ stage: ImageManager.Event.Stage, _ plan: RequestPlan, key: String, hit: (T) -> Bool = { _ in false },
         _ body: () async throws -> T
     ) async throws -> T {
         let start = ContinuousClock.now
@@ -28,14 +28,14 @@ extension ImageManager {
 
     /// Reports a finished stage: an event for subscribers, a timer sample, a trace log line.
     private func record(
-        _ stage: ImagePipelineEvent.Stage, _ plan: RequestPlan, key: String, duration: Duration, succeeded: Bool,
+        _ stage: ImageManager.Event.Stage, _ plan: RequestPlan, key: String, duration: Duration, succeeded: Bool,
         hit: Bool
     ) {
         let (seconds, attoseconds) = duration.components
         metrics.stageTimers[stage]?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if broadcaster.hasSubscribers {
             broadcaster.send(
-                ImagePipelineEvent(
+                ImageManager.Event(
                     stage: stage, url: plan.url, key: key, duration: duration, succeeded: succeeded, hit: hit))
         }
         logger.trace("\(stage.rawValue) \(key) \(succeeded ? "ok" : "failed") in \(duration)")

@@ -15,19 +15,19 @@ import Logging
 /// ```
 public final class ImageManager: Sendable {
     /// What the manager is made of.
-    public let configuration: ImageManagerConfiguration
+    public let configuration: ImageManager.Configuration
     /// The URLs that failed permanently and are not tried again (unless `retryFailed`).
     public let failedURLs: any FailedURLRecording
 
     let finals = JobRegistry<FinalJobKey, ImageResponse>()
     let fetches = JobRegistry<FetchJobKey, FetchedImage>()
     let limiter: WorkLimiter
-    let broadcaster = EventBroadcaster<ImagePipelineEvent>()
+    let broadcaster = EventBroadcaster<ImageManager.Event>()
     let metrics: ManagerMetrics
     let logger: Logger
 
     /// A manager made from `configuration`.
-    public init(configuration: ImageManagerConfiguration) {
+    public init(configuration: ImageManager.Configuration) {
         self.configuration = configuration
         // The hook or the loader's FailedURLBlockingPolicy decides what blocks; the store keeps the time to live.
         failedURLs = configuration.failedURLs
@@ -85,9 +85,9 @@ public final class ImageManager: Sendable {
     @discardableResult
     public func load(
         _ request: ImageRequest,
-        progress: (@Sendable (ImageLoadProgress) -> Void)? = nil,
+        progress: (@Sendable (ImageLoad.Progress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ImageResponse, any Error>) -> Void
-    ) -> ImageLoadOperation {
+    ) -> ImageLoad.Operation {
         let task = task(for: request)
         if let progress {
             Task { for await value in task.progress { progress(value) } }
@@ -99,12 +99,12 @@ public final class ImageManager: Sendable {
                 completion(.failure(error))
             }
         }
-        return ImageLoadOperation(task: task)
+        return ImageLoad.Operation(task: task)
     }
 
     /// The stage events of every request from now on (cache query, download, decode, transform,
     /// store, with durations).
-    public func events() -> AsyncStream<ImagePipelineEvent> { broadcaster.subscribe() }
+    public func events() -> AsyncStream<ImageManager.Event> { broadcaster.subscribe() }
 
     /// The final cache key of `request` (after the options processor), or nil for an invalid URL
     /// or when the key filter turns caching off.

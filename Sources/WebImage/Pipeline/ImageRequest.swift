@@ -37,7 +37,7 @@ public struct ImageRequest: Sendable {
     /// The per-request loader and the hooks of the download.
     public var loading = Loading()
     /// The caller's own typed values; never part of any key.
-    public var userInfo = ImageRequestUserInfo()
+    public var userInfo = ImageRequest.UserInfo()
 
     /// A request for `url`.
     public init(url: URL?, options: Options = []) {
@@ -52,7 +52,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// The download priority the options ask for.
-    public var priority: ImageLoadPriority {
+    public var priority: ImageLoad.Priority {
         if options.contains(.highPriority) { return .high }
         if options.contains(.lowPriority) { return .low }
         return .normal
@@ -107,33 +107,37 @@ public struct ImageRequest: Sendable {
     }
 }
 
-/// A caller's typed values carried by an ``ImageRequest``, keyed by types
-/// (the typed replacement of SDWebImage's free-form context entries).
-///
-/// ```swift
-/// enum TraceID: ImageRequestUserInfoKey { static let defaultValue = "" }
-/// request.userInfo[TraceID.self] = "abc"
-/// ```
-public struct ImageRequestUserInfo: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+extension ImageRequest {
+    /// A caller's typed values carried by an ``ImageRequest``, keyed by types
+    /// (the typed replacement of SDWebImage's free-form context entries).
+    ///
+    /// ```swift
+    /// enum TraceID: ImageRequest.UserInfoKey { static let defaultValue = "" }
+    /// request.userInfo[TraceID.self] = "abc"
+    /// ```
+    public struct UserInfo: Sendable {
+        private var values: [ObjectIdentifier: any Sendable] = [:]
 
-    /// An empty set of values.
-    public init() {}
+        /// An empty set of values.
+        public init() {}
 
-    /// The value for `key`, or its default.
-    public subscript<Key: ImageRequestUserInfoKey>(key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
-        set { values[ObjectIdentifier(key)] = newValue }
+        /// The value for `key`, or its default.
+        public subscript<Key: ImageRequest.UserInfoKey>(key: Key.Type) -> Key.Value {
+            get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+            set { values[ObjectIdentifier(key)] = newValue }
+        }
+
+        /// Whether no value is set.
+        public var isEmpty: Bool { values.isEmpty }
     }
-
-    /// Whether no value is set.
-    public var isEmpty: Bool { values.isEmpty }
 }
 
-/// A key of ``ImageRequestUserInfo``: a type naming a value type and its default.
-public protocol ImageRequestUserInfoKey {
-    /// The type of the value.
-    associatedtype Value: Sendable
-    /// The value when none is set.
-    static var defaultValue: Value { get }
+extension ImageRequest {
+    /// A key of ``ImageRequest/UserInfo``: a type naming a value type and its default.
+    public protocol UserInfoKey {
+        /// The type of the value.
+        associatedtype Value: Sendable
+        /// The value when none is set.
+        static var defaultValue: Value { get }
+    }
 }

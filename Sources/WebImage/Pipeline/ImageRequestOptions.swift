@@ -25,14 +25,14 @@ extension ImageRequest {
         public static let progressiveLoad = Options(rawValue: 1 << 3)
         /// Deliver the cached image, then revalidate it with the stored HTTP validators.
         public static let refreshCached = Options(rawValue: 1 << 4)
-        /// Send and store cookies: the download's ``ImageLoadRequest/handlesCookies``. The HTTP
+        /// Send and store cookies: the download's ``ImageLoad/Request/handlesCookies``. The HTTP
         /// loader then sends the `Cookie` header from its configuration's `cookieStorage`
         /// (`HTTPCookieStorage.shared` by default) and stores every `Set-Cookie` it receives,
         /// redirects included. Part of the fetch key: never shares a download with a request
         /// without it.
         public static let handleCookies = Options(rawValue: 1 << 5)
         /// Accept invalid TLS certificates (self-signed, expired, wrong host) for this request:
-        /// the download's ``ImageLoadRequest/allowsInvalidCertificates``. The HTTP loader sends it
+        /// the download's ``ImageLoad/Request/allowsInvalidCertificates``. The HTTP loader sends it
         /// through a second client that skips certificate verification, never sharing a download
         /// with a strict request. For tests and closed networks only.
         public static let allowInvalidSSLCertificates = Options(rawValue: 1 << 6)

@@ -18,7 +18,7 @@ public final class ImageTask: Sendable {
     /// The request, after the manager's default options and options processor.
     public let request: ImageRequest
     /// Download progress; ends when the task ends.
-    public let progress: AsyncStream<ImageLoadProgress>
+    public let progress: AsyncStream<ImageLoad.Progress>
     /// Progressive partial images (``ImageRequest/Options/progressiveLoad``); ends when the task ends.
     public let previews: AsyncStream<Image>
     /// Every response: one, or two for `refreshCached` (the cached image, then the new one).
@@ -26,15 +26,15 @@ public final class ImageTask: Sendable {
     public let responses: AsyncThrowingStream<ImageResponse, any Error>
 
     private struct State {
-        var job: (cancel: @Sendable () -> Void, setPriority: @Sendable (ImageLoadPriority) -> Void)?
-        var priority: ImageLoadPriority
+        var job: (cancel: @Sendable () -> Void, setPriority: @Sendable (ImageLoad.Priority) -> Void)?
+        var priority: ImageLoad.Priority
         var last: ImageResponse?
         var outcome: Result<ImageResponse, any Error>?
         var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
         var cancelledEarly = false
     }
     private let state: Mutex<State>
-    private let progressContinuation: AsyncStream<ImageLoadProgress>.Continuation
+    private let progressContinuation: AsyncStream<ImageLoad.Progress>.Continuation
     private let previewContinuation: AsyncStream<Image>.Continuation
     private let responseContinuation: AsyncThrowingStream<ImageResponse, any Error>.Continuation
 
@@ -77,7 +77,7 @@ public final class ImageTask: Sendable {
 
     /// The download priority; changing it reorders the download while it waits in the loader's
     /// queue (a download shared by several tasks takes the last priority set).
-    public var priority: ImageLoadPriority {
+    public var priority: ImageLoad.Priority {
         get { state.withLock { $0.priority } }
         set {
             let job = state.withLock { state in
@@ -94,7 +94,7 @@ public final class ImageTask: Sendable {
     // MARK: Wiring (manager side)
 
     /// Connects the task to the work it waits on; returns false when it was cancelled before.
-    func attach(cancel: @escaping @Sendable () -> Void, setPriority: @escaping @Sendable (ImageLoadPriority) -> Void) {
+    func attach(cancel: @escaping @Sendable () -> Void, setPriority: @escaping @Sendable (ImageLoad.Priority) -> Void) {
         let cancelledEarly = state.withLock { state in
             state.job = (cancel, setPriority)
             return state.cancelledEarly
@@ -144,11 +144,13 @@ public final class ImageTask: Sendable {
     }
 }
 
-/// A handle returned by ``ImageManager/load(_:progress:completion:)``: cancel it to stop the load.
-public struct ImageLoadOperation: Sendable {
-    /// The task behind the operation.
-    public let task: ImageTask
+extension ImageLoad {
+    /// A handle returned by ``ImageManager/load(_:progress:completion:)``: cancel it to stop the load.
+    public struct Operation: Sendable {
+        /// The task behind the operation.
+        public let task: ImageTask
 
-    /// Cancels the load; the completion handler gets ``WebImageError/Code/cancelled``.
-    public func cancel() { task.cancel() }
+        /// Cancels the load; the completion handler gets ``WebImageError/Code/cancelled``.
+        public func cancel() { task.cancel() }
+    }
 }

@@ -7,7 +7,7 @@ struct ManagerMetrics: Sendable {
     let diskHits: Counter
     let downloads: Counter
     let failures: Counter
-    let stageTimers: [ImagePipelineEvent.Stage: Metrics.Timer]
+    let stageTimers: [ImageManager.Event.Stage: Metrics.Timer]
 
     init(prefix: String, factory: (any MetricsFactory)?) {
         let factory = factory ?? MetricsSystem.factory
@@ -16,8 +16,8 @@ struct ManagerMetrics: Sendable {
         diskHits = Counter(label: "\(prefix)_disk_hits_total", factory: factory)
         downloads = Counter(label: "\(prefix)_downloads_total", factory: factory)
         failures = Counter(label: "\(prefix)_failures_total", factory: factory)
-        var timers: [ImagePipelineEvent.Stage: Metrics.Timer] = [:]
-        for stage in ImagePipelineEvent.Stage.allCases {
+        var timers: [ImageManager.Event.Stage: Metrics.Timer] = [:]
+        for stage in ImageManager.Event.Stage.allCases {
             timers[stage] = Metrics.Timer(
                 label: "\(prefix)_stage_duration", dimensions: [("stage", stage.rawValue)], factory: factory)
         }

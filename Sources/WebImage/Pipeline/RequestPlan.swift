@@ -53,8 +53,8 @@ struct RequestPlan: Sendable {
     }
 
     /// The loader request for the original, with the request's hooks and flags.
-    func loadRequest(priority: ImageLoadPriority, revalidation: HTTPCacheMetadata?) -> ImageLoadRequest {
-        var load = ImageLoadRequest(url: url, priority: priority)
+    func loadRequest(priority: ImageLoad.Priority, revalidation: HTTPCacheMetadata?) -> ImageLoad.Request {
+        var load = ImageLoad.Request(url: url, priority: priority)
         load.requestModifier = request.loading.requestModifier
         load.responseModifier = request.loading.responseModifier
         load.decryptor = request.loading.decryptor

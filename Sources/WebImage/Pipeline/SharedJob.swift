@@ -3,7 +3,7 @@ import Synchronization
 /// What a shared job tells its subscribers.
 enum JobEvent<Value: Sendable>: Sendable {
     /// Bytes arrived.
-    case progress(ImageLoadProgress)
+    case progress(ImageLoad.Progress)
     /// A progressive partial image.
     case preview(Image)
     /// A result; a job may deliver more than one (refreshCached: the cached one, then the new one).
@@ -28,13 +28,13 @@ final class SharedJob<Value: Sendable>: Sendable {
         var sinks: [Int: Sink] = [:]
         var ended = false
         var work: Task<Void, Never>?
-        var priority: ImageLoadPriority
-        var onPriority: (@Sendable (ImageLoadPriority) -> Void)?
+        var priority: ImageLoad.Priority
+        var onPriority: (@Sendable (ImageLoad.Priority) -> Void)?
     }
     private let state: Mutex<State>
     private let onEnd: @Sendable (SharedJob<Value>) -> Void
 
-    init(priority: ImageLoadPriority, onEnd: @escaping @Sendable (SharedJob<Value>) -> Void) {
+    init(priority: ImageLoad.Priority, onEnd: @escaping @Sendable (SharedJob<Value>) -> Void) {
         state = Mutex(State(priority: priority))
         self.onEnd = onEnd
     }
@@ -89,10 +89,10 @@ final class SharedJob<Value: Sendable>: Sendable {
     }
 
     /// The priority the work should run at (the last one asked for).
-    var priority: ImageLoadPriority { state.withLock { $0.priority } }
+    var priority: ImageLoad.Priority { state.withLock { $0.priority } }
 
     /// Changes the priority and tells the running stage (a queued download).
-    func setPriority(_ priority: ImageLoadPriority) {
+    func setPriority(_ priority: ImageLoad.Priority) {
         let apply = state.withLock { state in
             state.priority = priority
             return state.onPriority
@@ -101,7 +101,7 @@ final class SharedJob<Value: Sendable>: Sendable {
     }
 
     /// Sets what a priority change does now (the current stage's reaction).
-    func onPriorityChange(_ body: (@Sendable (ImageLoadPriority) -> Void)?) {
+    func onPriorityChange(_ body: (@Sendable (ImageLoad.Priority) -> Void)?) {
         state.withLock { $0.onPriority = body }
     }
 
@@ -124,7 +124,7 @@ final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Subscribes `sink` to the running job for `key`, or makes, subscribes and starts a new one
     /// with `body`. Returns the job and the subscription id.
     func join(
-        _ key: Key, priority: ImageLoadPriority, sink: @escaping SharedJob<Value>.Sink,
+        _ key: Key, priority: ImageLoad.Priority, sink: @escaping SharedJob<Value>.Sink,
         body: @escaping @Sendable (SharedJob<Value>) async throws -> Void
     ) -> (job: SharedJob<Value>, id: Int) {
         let (job, id, isNew) = jobs.withLock { jobs -> (SharedJob<Value>, Int, Bool) in
@@ -141,7 +141,7 @@ final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// A job that is not coalesced with any other (requests with closures), started with `body`.
     static func solo(
-        priority: ImageLoadPriority, sink: @escaping SharedJob<Value>.Sink,
+        priority: ImageLoad.Priority, sink: @escaping SharedJob<Value>.Sink,
         body: @escaping @Sendable (SharedJob<Value>) async throws -> Void
     ) -> (job: SharedJob<Value>, id: Int) {
         let job = SharedJob<Value>(priority: priority) { _ in }

@@ -35,7 +35,7 @@ public final class ImagePrefetcher: Sendable {
     public let destination: Destination
     /// Options added to every prefetch request (`.lowPriority` is always added).
     public let options: ImageRequest.Options
-    private let tokens = Mutex<[ObjectIdentifier: ImagePrefetchToken]>([:])
+    private let tokens = Mutex<[ObjectIdentifier: ImagePrefetcher.Token]>([:])
 
     /// A prefetcher over `manager`.
     public init(
@@ -55,19 +55,19 @@ public final class ImagePrefetcher: Sendable {
 
     /// Starts prefetching `urls`; nil entries count as skipped.
     @discardableResult
-    public func prefetch(_ urls: [URL?]) -> ImagePrefetchToken {
-        let token = ImagePrefetchToken(total: urls.count)
+    public func prefetch(_ urls: [URL?]) -> ImagePrefetcher.Token {
+        let token = ImagePrefetcher.Token(total: urls.count)
         let id = ObjectIdentifier(token)
         tokens.withLock { $0[id] = token }
         let (manager, destination, options) = (manager, destination, options)
         let workers = Self.workerCount(limit: maximumConcurrentPrefetches, urlCount: urls.count)
         let work = Task { [weak self] in
-            await withTaskGroup(of: ImagePrefetchResult.self) { group in
+            await withTaskGroup(of: ImagePrefetcher.Result.self) { group in
                 var iterator = urls.enumerated().makeIterator()
                 func addNext() {
                     guard let (index, next) = iterator.next() else { return }
                     group.addTask {
-                        guard let url = next else { return ImagePrefetchResult(index: index, url: nil, outcome: .skipped) }
+                        guard let url = next else { return ImagePrefetcher.Result(index: index, url: nil, outcome: .skipped) }
                         let request = ImageRequest(url: url, options: options.union(.lowPriority))
                         do {
                             let cacheType: ImageCacheType
@@ -75,9 +75,9 @@ public final class ImagePrefetcher: Sendable {
                             case .memoryAndDisk: cacheType = try await manager.image(for: request).cacheType
                             case .diskOnly: cacheType = try await manager.prefetchOriginalBytes(for: request)
                             }
-                            return ImagePrefetchResult(index: index, url: url, outcome: .finished(cacheType))
+                            return ImagePrefetcher.Result(index: index, url: url, outcome: .finished(cacheType))
                         } catch {
-                            return ImagePrefetchResult(index: index, url: url, outcome: .failed(error))
+                            return ImagePrefetcher.Result(index: index, url: url, outcome: .failed(error))
                         }
                     }
                 }

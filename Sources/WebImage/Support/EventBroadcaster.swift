@@ -2,7 +2,7 @@ import Synchronization
 
 /// Fans events out to every live subscriber stream; one lock check when nobody listens.
 ///
-/// Used by the manager (``ImagePipelineEvent``) and the HTTP loader (its download events).
+/// Used by the manager (``ImageManager/Event``) and the HTTP loader (its download events).
 ///
 /// ```swift
 /// let broadcaster = EventBroadcaster<Int>()

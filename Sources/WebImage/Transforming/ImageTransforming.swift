@@ -30,10 +30,10 @@ extension ImageTransforming {
 /// `SDImagePipelineTransformer`).
 ///
 /// A step's own error comes back as ``WebImageError/Code/transformFailed`` naming that step.
-public struct PipelineTransformer: ImageTransforming {
+public struct ChainedTransformer: ImageTransforming {
     /// The steps, in order.
     public let transformers: [any ImageTransforming]
-    /// A pipeline of `transformers`, applied in order.
+    /// A chain of `transformers`, applied in order.
     public init(_ transformers: [any ImageTransforming]) { self.transformers = transformers }
     /// The steps' keys joined by `-`.
     public var key: String { transformers.map(\.key).joined(separator: "-") }

@@ -1,0 +1,57 @@
+public import Foundation
+public import Logging
+public import Metrics
+
+extension ImageManager {
+    /// What an ``ImageManager`` is made of and how it behaves: cache, loader, coders, default
+    /// options, the failed-URL policy and the hooks.
+    ///
+    /// ```swift
+    /// var configuration = ImageManager.Configuration(imageCache: cache, loader: loaders, coders: coders)
+    /// configuration.defaultOptions = [.scaleDownLargeImages]
+    /// configuration.shouldDownload = { url in url.host != "ads.example.com" }
+    /// let manager = ImageManager(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The cache queried and stored into (SDWebImage's `imageCache`).
+        public var imageCache: ImageCache
+        /// The loader that downloads (SDWebImage's `imageLoader`).
+        public var loader: any ImageLoading
+        /// The coders that decode downloads and disk hits and encode transformed images.
+        public var coders: any ImageCoding
+        /// Options added to every request.
+        public var defaultOptions: ImageRequest.Options = []
+        /// How long a permanently failing URL stays blocked; `nil` (the default): for the manager's
+        /// lifetime, as SDWebImage. Transient failures are never blocked (``FailedURLBlockingPolicy``).
+        public var failedURLTimeToLive: Duration?
+        /// The failed-URL store to use instead of an in-memory one made from ``failedURLTimeToLive``:
+        /// a ``FailedURLCache`` over an injected clock, or `WebImageDiskCache`'s `DiskFailedURLStore`
+        /// to keep blocked URLs across runs. The manager records only the failures its should-block
+        /// decision (the hook, else the loader's ``FailedURLBlockingPolicy``) accepts.
+        public var failedURLs: (any FailedURLRecording)?
+        /// How many decodes and transforms run at once (default: the number of active cores).
+        public var maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Asked before each download; `false` fails the request with
+        /// ``WebImageError/Code/downloadDisallowed`` (SDWebImage's `shouldDownloadImageForURL:`).
+        public var shouldDownload: (@Sendable (URL) -> Bool)?
+        /// Decides whether a failure blocks its URL, instead of the loader's rule
+        /// (SDWebImage's `shouldBlockFailedURL:withError:`).
+        public var shouldBlockFailedURL: (@Sendable (URL, any Error) -> Bool)?
+        /// Rewrites every request before it runs (SDWebImage's `optionsProcessor`).
+        public var optionsProcessor: (@Sendable (ImageRequest) -> ImageRequest)?
+        /// Where the manager logs (failures at `.warning`, stages at `.trace`).
+        public var logger = Logger(label: "WebImage.ImageManager")
+        /// The prefix of the manager's metric labels (`<prefix>_requests_total`, …).
+        public var metricsPrefix = "webimage_manager"
+        /// The swift-metrics factory for the manager's instruments; `nil`: the bootstrapped
+        /// `MetricsSystem.factory`.
+        public var metricsFactory: (any MetricsFactory)?
+
+        /// A configuration from its three components.
+        public init(imageCache: ImageCache, loader: any ImageLoading, coders: any ImageCoding) {
+            self.imageCache = imageCache
+            self.loader = loader
+            self.coders = coders
+        }
+    }
+}
