@@ -202,6 +202,8 @@ struct GIFWalkLimiter {
 
     /// Whether to index `frame` (the walk stops otherwise); throws `tooLarge` past a limit.
     mutating func admit(_ frame: GIFFrameRecord, count: Int) throws -> Bool {
+        // A first-frame-only decode skips every frame after frame 0, whatever size it declares.
+        if canvas != nil, options.firstFrameOnly { return false }
         let limit = options.maxPixelCount
         let area = PixelSize(width: frame.rect.width, height: frame.rect.height)
         if area.pixelCount > limit {
@@ -218,7 +220,6 @@ struct GIFWalkLimiter {
             frameLimit = options.maxAnimationFrameCount(framePixelCount: canvas.pixelCount)
             return true
         }
-        if options.firstFrameOnly { return false }
         // Frames placed far outside the screen are clipped, but a decoder that grows the canvas
         // would allocate their extent: treat such files as decompression bombs.
         extent = GIFContainer.union(extent, frame.rect)

@@ -28,7 +28,15 @@ struct CommandSession: Sendable {
         configuration.logger = global.makeLogger(label: "webimage.manager")
         configuration.failedURLTimeToLive = .seconds(GlobalOptions.failedURLTimeToLive)
         // Blocked URLs survive the run in the cache's index (a memory store when there is no cache).
-        configuration.failedURLs = try? await disk?.failedURLStore(timeToLive: GlobalOptions.failedURLTimeToLive)
+        if let disk {
+            do {
+                configuration.failedURLs = try await disk.failedURLStore(timeToLive: GlobalOptions.failedURLTimeToLive)
+            } catch {
+                printError("""
+                    webimage: warning: cannot keep failed URLs in the cache (\(failureMessage(error)));                     they are remembered for this run only
+                    """)
+            }
+        }
         manager = ImageManager(configuration: configuration)
     }
 

@@ -56,6 +56,23 @@ struct GIFLimitTests {
         #expect(image.pixelSize == PixelSize(width: 500, height: 500))
     }
 
+    @Test("First-frame-only decoding ignores a huge rectangle declared by a later frame")
+    func firstFrameIgnoresLaterHugeFrames() throws {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func frame(width: Int, height: Int) -> [UInt8] {
+            [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0x00] + [2, 2, 0x44, 0x01, 0]
+        }
+        var bytes = Array("GIF89a".utf8) + le16(10) + le16(10) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        bytes += frame(width: 1, height: 1) + frame(width: 65_535, height: 65_535) + [0x3B]
+        let gif = Data(bytes)
+        var options = ImageDecodingOptions()
+        options.firstFrameOnly = true
+        let image = try GIFCoder().decode(gif, options: options)
+        #expect(image.pixelSize == PixelSize(width: 10, height: 10))
+        let error = try #require(throws: WebImageError.self) { try GIFCoder().decode(gif) }
+        #expect(error.code == .tooLarge)
+    }
+
     @Test("The header probe counts every frame and agrees with the decoder")
     func headerProbe() throws {
         let header = try GIFCoder().readHeader(DecompressionBombs.manyFrameGIF())
