@@ -31,4 +31,20 @@ struct ManagerMetricsTests {
             #expect(decodes.values.count == 2)
         }
     }
+
+    @Test func aMemoryHitThatAlsoReadsTheBytesCountsAsAMemoryHit() async throws {
+        try await withHarness { harness in
+            harness.server.route("/qd.png", response: .ok(try Fixture.png()))
+            let metrics = TestMetrics()
+            let manager = try harness.makeManager {
+                $0.metricsFactory = metrics
+                $0.metricsPrefix = "test"
+            }
+            let url = harness.server.url("/qd.png")
+            _ = try await manager.image(for: ImageRequest(url: url, options: [.waitStoreCache]))
+            let response = try await manager.image(for: ImageRequest(url: url, options: [.queryMemoryData]))
+            #expect(response.cacheType == .memory)
+            #expect(metrics.counterTotal(label: "test_memory_hits_total") == 1)
+        }
+    }
 }

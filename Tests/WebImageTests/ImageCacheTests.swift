@@ -90,6 +90,17 @@ struct ImageCacheTests {
         #expect(try await data[1].data(forKey: "l") == Data([2]))
     }
 
+    @Test func theSynchronousMemoryLookupFollowsTheQueryPolicy() async throws {
+        let memory = [MemoryCache(), MemoryCache()]
+        memory[1].setImage(ImageCacheConformance.image(seed: 3), forKey: "k", cost: nil)
+        let highest = ImageCache(memory: memory, data: [], policies: ImageCache.Policies(query: .highestOnly))
+        #expect(highest.memoryImage(forKey: "k") == nil)
+        #expect(try await highest.query(forKey: "k", cacheType: .memory) == nil)
+        let lowest = ImageCache(memory: memory, data: [], policies: ImageCache.Policies(query: .lowestOnly))
+        #expect(lowest.memoryImage(forKey: "k") != nil)
+        #expect(try await lowest.query(forKey: "k", cacheType: .memory) != nil)
+    }
+
     @Test func concurrentPoliciesReachEveryTier() async throws {
         let first = TestImageCache()
         let second = TestImageCache()

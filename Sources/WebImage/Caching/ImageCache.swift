@@ -45,9 +45,10 @@ public final class ImageCache: Sendable {
         self.decoder = decoder
     }
 
-    /// The first image a memory tier holds for `key`, without suspending.
+    /// The first image a memory tier holds for `key`, without suspending; the tiers asked are
+    /// those ``Policies/query`` reaches, as for ``query(forKey:cacheType:options:)``.
     public func memoryImage(forKey key: String) -> Image? {
-        for tier in memoryTiers {
+        for tier in policies.query.select(memoryTiers) {
             if let image = tier.image(forKey: key) { return image }
         }
         return nil

@@ -25,7 +25,10 @@ extension ImageManager {
             return nil
         }
         guard let found else { return nil }
-        if let image = found.image { return CachedImage(image: image, data: found.data, cacheType: found.cacheType) }
+        if let image = found.image {
+            if found.cacheType == .memory { metrics.memoryHits.increment() }
+            return CachedImage(image: image, data: found.data, cacheType: found.cacheType)
+        }
         guard let data = found.data,
             let image = await cache.image(decodingHit: data, forKey: key, promote: promote, with: { data in
                 try await decode(data, plan: plan, key: key)
