@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Repairs the checksums and sizes that random mutations break, so the fuzzer's inputs reach the
 /// decoders' interesting code instead of stopping at the first integrity check.
@@ -36,20 +37,5 @@ enum InputRepair {
 
     private static func bigEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-}
-
-/// CRC-32 as PNG chunks use it (ISO 3309, reflected polynomial 0xEDB88320).
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var c = ~UInt32(0)
-        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return ~c
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// The eight bytes every PNG starts with.
 let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -66,23 +67,6 @@ struct PNGChunkReader {
     func hasValidCRC(_ chunk: PNGChunk) -> Bool {
         let covered = UnsafeRawBufferPointer(rebasing: bytes[(chunk.offset + 4)..<(chunk.offset + 8 + chunk.length)])
         return CRC32.checksum(covered) == uint32(at: chunk.offset + 8 + chunk.length)
-    }
-}
-
-/// CRC-32 as PNG chunks use it (ISO 3309, reflected polynomial 0xEDB88320).
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: UnsafeRawBufferPointer, startingWith crc: UInt32 = 0) -> UInt32 {
-        var c = ~crc
-        table.withUnsafeBufferPointer { t in
-            for byte in bytes { c = t[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        }
-        return ~c
     }
 }
 

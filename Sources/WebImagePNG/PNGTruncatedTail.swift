@@ -1,3 +1,5 @@
+import WebImage
+
 /// PNG files whose image data is complete but whose end is missing.
 ///
 /// libpng reads a PNG only as far as the end of its image data, so a file whose trailing chunks

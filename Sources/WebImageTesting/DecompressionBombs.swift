@@ -1,4 +1,5 @@
 public import Foundation
+import WebImage
 
 /// Hand-built hostile images: tiny files that declare huge images or animations, for the limit
 /// tests and the fuzz seeds. Every byte is written here (valid CRCs, zlib and LZW streams), so no
@@ -181,19 +182,7 @@ public enum DecompressionBombs {
 
         mutating func chunk(_ type: String, _ data: [UInt8]) {
             let typed = Array(type.utf8) + data
-            bytes += DecompressionBombs.be32(data.count) + typed + DecompressionBombs.be32(Int(Self.crc32(typed)))
-        }
-
-        static let table: [UInt32] = (0..<256).map { n in
-            var c = UInt32(n)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            return c
-        }
-
-        static func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var c: UInt32 = 0xFFFF_FFFF
-            for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-            return ~c
+            bytes += DecompressionBombs.be32(data.count) + typed + DecompressionBombs.be32(Int(typed.withUnsafeBytes { CRC32.checksum($0) }))
         }
     }
 
