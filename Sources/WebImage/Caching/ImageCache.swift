@@ -70,11 +70,7 @@ public final class ImageCache: Sendable {
     {
         var found: ImageCache.QueryResult?
         if cacheType.includesMemory {
-            for tier in policies.query.select(memoryTiers) {
-                guard let image = tier.image(forKey: key) else { continue }
-                found = ImageCache.QueryResult(image: image, cacheType: .memory)
-                break
-            }
+            if let image = memoryImage(forKey: key) { found = ImageCache.QueryResult(image: image, cacheType: .memory) }
             // An image found in memory; the caller may also want the bytes from a data tier.
             if let found, !options.includeData { return found }
         }
