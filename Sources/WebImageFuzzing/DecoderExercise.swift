@@ -47,6 +47,14 @@ struct DecoderExercise {
                 return .contractViolation("isAnimated is true for format \(format)")
             }
         }
+        if let reader = decoder as? any ImageHeaderReading {
+            do {
+                _ = try reader.readHeader(data)
+            } catch is WebImageError {
+            } catch {
+                return .contractViolation("readHeader threw \(type(of: error)), not WebImageError: \(error)")
+            }
+        }
         var firstError: WebImageError?
         var accepted = false
         for pass in passes {

@@ -38,6 +38,30 @@ struct HeaderProbeConformanceTests {
         }
     }
 
+    @Test("Every corpus file, corrupt ones included, gives a header or a typed error")
+    func hostileHeaders() throws {
+        guard let manifest = try CorpusManifest.load() else {
+            Issue.record("corpus absent at \(CorpusManifest.directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
+            return
+        }
+        let coders = ImageCodersManager.standard()
+        var read = 0
+        var refused = 0
+        for entry in manifest.files {
+            let data = try Data(contentsOf: CorpusManifest.directory.appendingPathComponent(entry.file))
+            do {
+                _ = try coders.readHeader(data)
+                read += 1
+            } catch is WebImageError {
+                refused += 1
+            } catch {
+                Issue.record("\(entry.file): readHeader threw \(type(of: error)), not WebImageError: \(error)")
+            }
+        }
+        print("header probe on every corpus file: \(read) read, \(refused) refused with a typed error")
+        #expect(read + refused == manifest.files.count)
+    }
+
     static func compare(_ header: ImageHeader, _ entry: CorpusManifest.Entry) -> String? {
         if let w = entry.width, let h = entry.height, header.pixelSize != PixelSize(width: w, height: h) {
             return "size \(header.pixelSize), expected \(w)×\(h)"
