@@ -59,15 +59,33 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebpdemux libwebpmux libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // JPEG XL, TIFF and SVG (issue 13): libjxl, libtiff (+ a shim for its callbacks), librsvg (+ a shim: GLib stays in C).
+        .systemLibrary(
+            name: "CJXL", path: "Sources/C/CJXL", pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+        .systemLibrary(
+            name: "CTIFF", path: "Sources/C/CTIFF", pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShim"),
+        .systemLibrary(
+            name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
+        .target(name: "CSVGShim", dependencies: ["CSVG"], path: "Sources/C/CSVGShim"),
 
         // MARK: Codecs: one module per format, and an umbrella that registers them all.
         .target(name: "WebImageJPEG", dependencies: ["WebImage", "CJPEGShim"], swiftSettings: swiftSettings),
         .target(name: "WebImagePNG", dependencies: ["WebImage", "CPNGShim"], swiftSettings: swiftSettings),
         .target(name: "WebImageGIF", dependencies: ["WebImage", "CGIF"], swiftSettings: swiftSettings),
         .target(name: "WebImageWebP", dependencies: ["WebImage", "CWebP"], swiftSettings: swiftSettings),
+        .target(name: "WebImageJXL", dependencies: ["WebImage", "CJXL"], swiftSettings: swiftSettings),
+        .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFFShim"], swiftSettings: swiftSettings),
+        .target(name: "WebImageSVG", dependencies: ["WebImage", "CSVGShim"], swiftSettings: swiftSettings),
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP"],
+            dependencies: [
+                "WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP",
+                "WebImageJXL", "WebImageTIFF", "WebImageSVG",
+            ],
             swiftSettings: swiftSettings),
 
         // MARK: Disk cache: SQLite index (GRDB) + one file per entry; the default memory + disk cache.
@@ -146,6 +164,11 @@ let package = Package(
         .testTarget(name: "WebImagePNGTests", dependencies: ["WebImagePNG", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageGIFTests", dependencies: ["WebImageGIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageWebPTests", dependencies: ["WebImageWebP", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageJXLTests", dependencies: ["WebImageJXL", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageTIFFTests", dependencies: ["WebImageTIFF", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageSVGTests", dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImageCodecs", "WebImageTesting"],

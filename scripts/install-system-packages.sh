@@ -6,15 +6,18 @@ set -euo pipefail
 
 libs=(pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libsqlite3-dev)
 tools=(libjpeg-turbo-progs webp netpbm)
+# JPEG XL, TIFF and SVG (issue 13); tools: djxl/cjxl, tiffcp/tiffinfo, rsvg-convert.
+libs+=(libjxl-dev libtiff-dev librsvg2-dev)
+tools+=(libjxl-tools libtiff-tools librsvg2-bin)
 wanted=("${libs[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib and libwebp (with demux/mux) development packages." >&2
+    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff and librsvg development packages." >&2
     exit 0
 fi
 

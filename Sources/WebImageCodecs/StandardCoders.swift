@@ -1,17 +1,25 @@
 @_exported public import WebImage
 @_exported public import WebImageGIF
 @_exported public import WebImageJPEG
+@_exported public import WebImageJXL
 @_exported public import WebImagePNG
+@_exported public import WebImageSVG
+@_exported public import WebImageTIFF
 @_exported public import WebImageWebP
 
 extension ImageCodersManager {
-    /// A manager holding every built-in coder: GIF, PNG/APNG, JPEG and WebP (the last asked first).
+    /// A manager holding every built-in coder: GIF, PNG/APNG, JPEG, WebP, and JPEG XL, TIFF and SVG
+    /// (the last asked first).
     ///
     /// ```swift
     /// import WebImageCodecs
     /// let image = try ImageCodersManager.standard().decode(data)
     /// ```
     public static func standard() -> ImageCodersManager {
-        ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder()])
+        ImageCodersManager(
+            coders: [
+                GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(),
+                JXLCoder(), TIFFCoder(), SVGCoder(),
+            ])
     }
 }

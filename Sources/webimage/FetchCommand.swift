@@ -98,6 +98,7 @@ struct FetchCommand: AsyncParsableCommand {
 /// `--format` values: the formats WebImage encodes.
 enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
     case jpeg, jpg, png, webp, gif
+    case jxl, tiff, tif
 
     var format: ImageFormat {
         switch self {
@@ -105,6 +106,8 @@ enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
         case .png: .png
         case .webp: .webp
         case .gif: .gif
+        case .jxl: .jpegXL
+        case .tiff, .tif: .tiff
         }
     }
 }

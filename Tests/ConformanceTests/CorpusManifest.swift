@@ -33,6 +33,7 @@ struct CorpusManifest: Decodable {
 
         struct Pillow: Decodable {
             let frames: [Frame]?
+            let mode: String?
         }
 
         struct Frame: Decodable {

@@ -19,7 +19,7 @@ struct HeaderProbeConformanceTests {
         let coders = ImageCodersManager.standard()
         var checked = 0
         var failures: [String] = []
-        for entry in manifest.files where ["jpeg", "png", "apng", "gif", "webp"].contains(entry.format) {
+        for entry in manifest.files where ["jpeg", "png", "apng", "gif", "webp", "tiff"].contains(entry.format) {
             guard entry.expected_validity == "valid" || entry.expected_validity == "apng_fallback_static",
                 KnownDeviations.libraryLimit(entry) == nil
             else { continue }
@@ -78,7 +78,7 @@ struct HeaderProbeConformanceTests {
         if header.frameCount > 1, header.loopCount != (entry.loop_count ?? 1) {
             return "loop count \(header.loopCount.map(String.init) ?? "none"), expected \(entry.loop_count ?? 1)"
         }
-        if entry.format == "jpeg", let orientation = entry.exif_orientation, (1...8).contains(orientation),
+        if ["jpeg", "tiff"].contains(entry.format), let orientation = entry.exif_orientation, (1...8).contains(orientation),
             header.orientation?.rawValue != orientation
         {
             return "EXIF orientation \(header.orientation?.rawValue ?? 0), expected \(orientation)"

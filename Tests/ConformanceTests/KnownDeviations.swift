@@ -47,4 +47,20 @@ enum KnownDeviations {
         }
         return nil
     }
+
+    /// The largest 8×8 fingerprint difference allowed where ``tiffConversionDiffers(_:)`` applies.
+    static let tiffFingerprintLimit = 3.0
+
+    /// Why a TIFF's exact checksum cannot match Pillow's, or nil: libtiff's `TIFFRGBAImage`
+    /// (every layout but 8-bit RGB/RGBA/grey strips) converts differently from Pillow's `convert`.
+    static func tiffConversionDiffers(_ entry: CorpusManifest.Entry) -> String? {
+        guard entry.format == "tiff" else { return nil }
+        if entry.pillow?.mode == "CMYK" { return "CMYK: libtiff multiplies (255−C)(255−K)/255, Pillow subtracts" }
+        if entry.pillow?.mode == "YCbCr" { return "YCbCr: libtiff's and Pillow's YCbCr → RGB conversions round differently" }
+        if entry.file.contains("16b") || entry.pillow?.mode?.hasPrefix("I;16") == true {
+            return "16-bit: libtiff scales to 8 bits with rounding, Pillow keeps the high byte"
+        }
+        if entry.file.contains("jpeg") { return "JPEG-in-TIFF: libjpeg's upsampling differs from Pillow's" }
+        return nil
+    }
 }

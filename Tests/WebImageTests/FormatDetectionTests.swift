@@ -34,6 +34,14 @@ struct FormatDetectionTests {
         (Array("%PDF-1.7".utf8), .pdf),
         (Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
         (Array("  <svg width=\"1\"></svg>".utf8), .svg),
+        // SVG sniffing skips the prolog (BOM, declaration, comments, DOCTYPE with an internal subset)
+        // and wants `svg` as the root element.
+        ([0xEF, 0xBB, 0xBF] + Array("<?xml version=\"1.0\"?><!-- a <b> comment --><svg/>".utf8), .svg),
+        (Array("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" [ <!ENTITY e \"<x>\"> ]>\n<svg>".utf8), .svg),
+        (Array("<svg:svg xmlns:svg=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
+        (Array("<html><body><svg width=\"1\"></svg></body></html>".utf8), .undefined),
+        (Array("<?xml version=\"1.0\"?><svgfoo/>".utf8), .undefined),
+        (Array("<!-- <svg> in a comment only --><html/>".utf8), .undefined),
         (Array("hello world".utf8), .undefined),
         ([], .undefined),
         ([0xFF, 0xD8], .undefined),

@@ -10,6 +10,12 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     case pngEncode = "png-encode"
     case webpDecode = "webp-decode"
     case webpEncode = "webp-encode"
+    // JPEG XL and TIFF (issue 13): decodes read a file our encoder made from the photo.
+    case jxlDecode = "jxl-decode"
+    case jxlEncode = "jxl-encode"
+    case jxlEncodeLossless = "jxl-encode-lossless"
+    case tiffDecode = "tiff-decode"
+    case tiffEncode = "tiff-encode"
 
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
@@ -18,6 +24,8 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
         case .pngDecode, .pngEncode: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
         case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
+        case .jxlDecode, .jxlEncode, .jxlEncodeLossless, .tiffDecode, .tiffEncode:
+            "deb-mate-backgrounds/nature/YellowFlower.jpg"
         }
     }
 
@@ -30,8 +38,10 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     public func prepare(file: URL) throws -> Input {
         let data = try Data(contentsOf: file)
         switch self {
-        case .pngEncode, .webpEncode:
+        case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode:
             return Input(data: data, image: try Self.coders.decode(data))
+        case .jxlDecode, .tiffDecode:
+            return Input(data: try encodedInput(data), image: nil)
         default:
             return Input(data: data, image: nil)
         }
@@ -41,7 +51,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     @discardableResult
     public func run(_ input: Input) throws -> Int {
         switch self {
-        case .jpegDecode, .pngDecode, .webpDecode:
+        case .jpegDecode, .pngDecode, .webpDecode, .jxlDecode, .tiffDecode:
             return try Self.coders.decode(input.data).pixelSize.width
         case .jpegThumbnail:
             var options = ImageDecodingOptions()
@@ -51,6 +61,23 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             return try Self.coders.encode(input.image!, as: .png, options: .init(compressionLevel: 6)).count
         case .webpEncode:
             return try Self.coders.encode(input.image!, as: .webp, options: .init(quality: 0.8)).count
+        case .jxlEncode:  // distance 1.0, cjxl's default
+            return try Self.coders.encode(input.image!, as: .jpegXL, options: .init(quality: 0.9)).count
+        case .jxlEncodeLossless:
+            return try Self.coders.encode(input.image!, as: .jpegXL, options: .init(lossless: true)).count
+        case .tiffEncode:
+            return try Self.coders.encode(input.image!, as: .tiff, options: .init(compressionLevel: 6)).count
+        }
+    }
+
+    /// The bytes a decode workload reads, made by our encoder from the corpus file: JPEG XL at
+    /// distance 1.0, or deflate TIFF. `webimage-bench prepare` writes them for the anchors.
+    public func encodedInput(_ source: Data) throws -> Data {
+        let image = try Self.coders.decode(source)
+        switch self {
+        case .jxlDecode: return try Self.coders.encode(image, as: .jpegXL, options: .init(quality: 0.9))
+        case .tiffDecode: return try Self.coders.encode(image, as: .tiff, options: .init(compressionLevel: 6))
+        default: return source
         }
     }
 

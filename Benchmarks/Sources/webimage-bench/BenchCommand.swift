@@ -4,6 +4,7 @@ import WebImageCodecs
 
 /// `webimage-bench WORKLOAD [FILE] [ITERATIONS]`: times one codec workload in-process and prints
 /// `workload file median_ms min_ms`, the line compare.sh reads.
+/// `webimage-bench prepare WORKLOAD IN OUT`: writes the JPEG XL or TIFF file a decode workload reads.
 /// `webimage-bench make-jpeg WIDTHxHEIGHT OUT`: writes a generated photo-like JPEG (for the 24 MP
 /// thumbnail memory check).
 @main
@@ -16,6 +17,12 @@ struct BenchCommand {
             exit(2)
         }
         arguments.removeFirst()
+        if name == "prepare", arguments.count == 3, let workload = CodecWorkload(rawValue: arguments[0]) {
+            // `webimage-bench prepare WORKLOAD IN OUT`: the file a decode workload reads, for the anchors.
+            try workload.encodedInput(Data(contentsOf: URL(fileURLWithPath: arguments[1])))
+                .write(to: URL(fileURLWithPath: arguments[2]))
+            return
+        }
         if name == "make-jpeg" {
             try makeJPEG(size: arguments[0], output: arguments[1])
             return

@@ -157,12 +157,65 @@ struct MagicBytes {
         return false
     }
 
-    /// XML text whose first element, within the first KiB, is `<svg`.
+    /// XML text whose root element is `<svg` (or a prefixed `<…:svg`): after an optional BOM, the
+    /// XML declaration, processing instructions, comments and a DOCTYPE (with its internal subset)
+    /// are skipped within the first 4 KiB. An HTML page with an inline `<svg>` is not an SVG; a
+    /// prolog longer than the window falls back to "starts with `<` and mentions `<svg`".
     var looksLikeSVG: Bool {
-        let prefix = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, 1024)])
-        let text = String(decoding: prefix, as: UTF8.self)
-        let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        guard trimmed.hasPrefix("<") else { return false }
-        return text.contains("<svg")
+        let window = Array(bytes[0..<min(bytes.count, 4096)])
+        var i = 0
+        if window.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        func skipSpace() { while i < window.count, [0x20, 0x09, 0x0A, 0x0D].contains(window[i]) { i += 1 } }
+        func has(_ text: String, at offset: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return offset + pattern.count <= window.count && Array(window[offset..<offset + pattern.count]) == pattern
+        }
+        /// Moves past the next `terminator`; false when the window ends first.
+        func skip(past terminator: String) -> Bool {
+            while i < window.count {
+                if has(terminator, at: i) {
+                    i += terminator.utf8.count
+                    return true
+                }
+                i += 1
+            }
+            return false
+        }
+        func fallback() -> Bool {
+            let text = String(decoding: window, as: UTF8.self)
+            return text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.hasPrefix("<") && text.contains("<svg")
+        }
+        while true {
+            skipSpace()
+            guard i < window.count else { return bytes.count > window.count && fallback() }
+            guard window[i] == UInt8(ascii: "<") else { return false }
+            if has("<?", at: i) {
+                guard skip(past: "?>") else { return fallback() }
+            } else if has("<!--", at: i) {
+                guard skip(past: "-->") else { return fallback() }
+            } else if has("<!DOCTYPE", at: i) || has("<!doctype", at: i) {
+                // Up to the `>` that closes it, outside an internal subset `[ … ]`.
+                var depth = 0
+                var closed = false
+                while i < window.count, !closed {
+                    switch window[i] {
+                    case UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "]"): depth -= 1
+                    case UInt8(ascii: ">") where depth <= 0: closed = true
+                    default: break
+                    }
+                    i += 1
+                }
+                guard closed else { return fallback() }
+            } else {
+                // The root element: its name, possibly prefixed, must be `svg`.
+                var end = i + 1
+                while end < window.count, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(window[end]) {
+                    end += 1
+                }
+                let name = String(decoding: window[(i + 1)..<end], as: UTF8.self)
+                return name == "svg" || name.hasSuffix(":svg")
+            }
+        }
     }
 }

@@ -1,0 +1,28 @@
+import CJXL
+import WebImage
+
+/// What a JPEG XL file holds, read without decoding pixels: the basic info and, for
+/// animations, every displayed frame's duration.
+struct JXLContainer {
+    var info: JxlBasicInfo
+    /// Each displayed frame's duration in seconds (one entry, 0, for still images).
+    var durations: [Double]
+
+    /// Reads the basic info and walks the frame headers (no pixels), stopping after
+    /// `maxFrames` frames (the caller's animation budget) or at the first frame with
+    /// `firstFrameOnly`.
+    static func read(_ bytes: JXLOwnedBytes, maxFrames: Int = .max, firstFrameOnly: Bool = false) throws -> JXLContainer {
+        let stream = try JXLStream(bytes: bytes, wantsPixels: false)
+        let info = try stream.readInfo()
+        guard info.xsize > 0, info.ysize > 0 else {
+            throw WebImageError.badData("JPEG XL image has the empty size \(info.xsize)×\(info.ysize)")
+        }
+        guard info.isAnimated, !firstFrameOnly else { return JXLContainer(info: info, durations: [0]) }
+        var durations: [Double] = []
+        while durations.count < maxFrames, let header = try stream.nextFrame() {
+            durations.append(info.seconds(ticks: header.duration))
+        }
+        guard !durations.isEmpty else { throw WebImageError.badData("JPEG XL animation has no frames") }
+        return JXLContainer(info: info, durations: durations)
+    }
+}

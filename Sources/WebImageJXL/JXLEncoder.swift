@@ -1,0 +1,147 @@
+import CJXL
+import Foundation
+import WebImage
+
+/// Encodes RGBA as JPEG XL with libjxl's encoder (single-threaded, as `cjxl --num_threads=1`).
+enum JXLEncoder {
+    /// The largest side libjxl's default codestream level (5) stores.
+    static let maxDimension = 1 << 18
+
+    /// One still image: RGB when opaque, else RGBA with an 8-bit alpha channel.
+    static func encode(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws -> Data {
+        let straight = pixels.unpremultiplied()
+        let alpha = !straight.isOpaque
+        return try withEncoder(size: straight.size, alpha: alpha, animation: nil, options: options) { encoder, settings in
+            try add(straight, alpha: alpha, to: settings, encoder: encoder)
+        }
+    }
+
+    /// An animation: every frame as RGBA on the canvas, durations in milliseconds.
+    static func encode(_ animation: any AnimatedImageSource, options: ImageEncodingOptions) throws -> Data {
+        let canvas = animation.canvasSize
+        return try withEncoder(size: canvas, alpha: true, animation: animation.loopCount, options: options) {
+            encoder, settings in
+            for index in 0..<animation.frameCount {
+                let frame = try animation.frame(at: index)
+                let pixels = frame.pixels.size == canvas ? frame.pixels : Resampler.resample(frame.pixels, to: canvas)
+                var header = JxlFrameHeader()
+                JxlEncoderInitFrameHeader(&header)
+                header.duration = milliseconds(frame.duration)
+                guard JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else {
+                    throw failure(encoder, "setting frame \(index)'s header")
+                }
+                try add(pixels.unpremultiplied(), alpha: true, to: settings, encoder: encoder)
+            }
+        }
+    }
+
+    /// `seconds` in whole milliseconds (the animation's tick), within a frame header's range.
+    static func milliseconds(_ seconds: Double) -> UInt32 {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        let ms = (seconds * 1000).rounded()
+        return ms >= Double(UInt32.max) ? UInt32.max : UInt32(ms)
+    }
+
+    private static func withEncoder(
+        size: PixelSize, alpha: Bool, animation loopCount: Int?, options: ImageEncodingOptions,
+        addFrames: (OpaquePointer, OpaquePointer) throws -> Void
+    ) throws -> Data {
+        guard size.width > 0, size.height > 0, size.width <= maxDimension, size.height <= maxDimension else {
+            throw WebImageError(.encodingFailed, "JPEG XL cannot store a \(size) image (1…\(maxDimension) pixels per side)")
+        }
+        guard let encoder = JxlEncoderCreate(nil) else {
+            throw WebImageError(.encodingFailed, "libjxl could not create an encoder")
+        }
+        defer { JxlEncoderDestroy(encoder) }
+
+        var info = JxlBasicInfo()
+        JxlEncoderInitBasicInfo(&info)
+        info.xsize = UInt32(size.width)
+        info.ysize = UInt32(size.height)
+        info.bits_per_sample = 8
+        info.exponent_bits_per_sample = 0
+        info.num_color_channels = 3
+        info.num_extra_channels = alpha ? 1 : 0
+        info.alpha_bits = alpha ? 8 : 0
+        info.alpha_exponent_bits = 0
+        info.alpha_premultiplied = JXL_FALSE
+        // Lossless keeps the samples as given; lossy works in XYB.
+        info.uses_original_profile = options.lossless ? JXL_TRUE : JXL_FALSE
+        if let loopCount {
+            info.have_animation = JXL_TRUE
+            info.animation.tps_numerator = 1000
+            info.animation.tps_denominator = 1
+            info.animation.num_loops = UInt32(clamping: max(0, loopCount))
+        }
+        guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else {
+            throw failure(encoder, "setting the basic info")
+        }
+        var color = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&color, JXL_FALSE)
+        guard JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+            throw failure(encoder, "setting the colour encoding")
+        }
+        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+            throw failure(encoder, "creating the frame settings")
+        }
+        let configured =
+            options.lossless
+            ? JxlEncoderSetFrameLossless(settings, JXL_TRUE)
+            : JxlEncoderSetFrameDistance(settings, JXLCoder.distance(forQuality: options.quality))
+        guard configured == JXL_ENC_SUCCESS else { throw failure(encoder, "setting the quality") }
+
+        try addFrames(encoder, settings)
+        JxlEncoderCloseInput(encoder)
+        return try drain(encoder)
+    }
+
+    private static func add(_ pixels: PixelBuffer, alpha: Bool, to settings: OpaquePointer, encoder: OpaquePointer) throws {
+        var format = JxlPixelFormat(
+            num_channels: alpha ? 4 : 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        let samples: [UInt8]
+        if alpha {
+            samples = pixels.bytes
+        } else {
+            let count = pixels.width * pixels.height
+            samples = [UInt8](unsafeUninitializedCapacity: count * 3) { rgb, initialized in
+                pixels.bytes.withUnsafeBufferPointer { rgba in
+                    for i in 0..<count {
+                        rgb[3 * i] = rgba[4 * i]
+                        rgb[3 * i + 1] = rgba[4 * i + 1]
+                        rgb[3 * i + 2] = rgba[4 * i + 2]
+                    }
+                }
+                initialized = count * 3
+            }
+        }
+        let status = samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+        guard status == JXL_ENC_SUCCESS else { throw failure(encoder, "adding a frame") }
+    }
+
+    /// Runs the encoder to the end, growing the output as libjxl asks.
+    private static func drain(_ encoder: OpaquePointer) throws -> Data {
+        var output = [UInt8](repeating: 0, count: 1 << 16)
+        var written = 0
+        while true {
+            let status: JxlEncoderStatus = output.withUnsafeMutableBufferPointer { buffer in
+                var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress.map { $0 + written }
+                var available = buffer.count - written
+                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                written = buffer.count - available
+                return status
+            }
+            switch status {
+            case JXL_ENC_SUCCESS:
+                return Data(output[0..<written])
+            case JXL_ENC_NEED_MORE_OUTPUT:
+                output.append(contentsOf: repeatElement(0, count: output.count))
+            default:
+                throw failure(encoder, "encoding")
+            }
+        }
+    }
+
+    private static func failure(_ encoder: OpaquePointer, _ stage: String) -> WebImageError {
+        WebImageError(.encodingFailed, "libjxl failed \(stage) (error \(JxlEncoderGetError(encoder).rawValue))")
+    }
+}

@@ -1,0 +1,184 @@
+import CJXL
+import WebImage
+
+/// An owned, immutable copy of encoded bytes at a stable address, for a decoder that reads frames
+/// on demand after the caller's `Data` is gone.
+final class JXLOwnedBytes: @unchecked Sendable {  // written once in init, only read after.
+    let buffer: UnsafeRawBufferPointer
+
+    init(_ source: UnsafeRawBufferPointer) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 16)
+        if let from = source.baseAddress, let to = copy.baseAddress { to.copyMemory(from: from, byteCount: source.count) }
+        buffer = UnsafeRawBufferPointer(start: copy.baseAddress, count: source.count)
+    }
+
+    deinit { buffer.deallocate() }
+}
+
+/// libjxl's streaming decoder over a whole file, stepped event by event
+/// (`JxlDecoderSubscribeEvents`): basic info, then each frame's header and, when pixels are
+/// wanted, its pixels.
+///
+/// The decoder keeps the stored orientation (`JxlDecoderSetKeepOrientation`: orientation is
+/// carried, never applied), un-premultiplies alpha, asks for sRGB output where the codestream
+/// lets it choose (XYB), and composites animation frames onto the canvas (coalescing, libjxl's
+/// default). Single-threaded, as `djxl --num_threads=1`. Not thread-safe.
+final class JXLStream {
+    private let bytes: JXLOwnedBytes
+    private let decoder: OpaquePointer
+    private let wantsPixels: Bool
+    /// The basic info, once read.
+    private(set) var info: JxlBasicInfo?
+    /// RGBA, 8 bits a channel, rows packed.
+    private var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+
+    /// A decoder over `bytes`; with `wantsPixels` false it walks frame headers without decoding
+    /// any pixels (counting frames and durations).
+    init(bytes: JXLOwnedBytes, wantsPixels: Bool) throws {
+        guard let decoder = JxlDecoderCreate(nil) else {
+            throw WebImageError(.decodingFailed, "libjxl could not create a decoder")
+        }
+        self.bytes = bytes
+        self.decoder = decoder
+        self.wantsPixels = wantsPixels
+        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue
+        if wantsPixels { events |= JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue }
+        guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
+            JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+            JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS
+        else {
+            JxlDecoderDestroy(decoder)
+            throw WebImageError(.decodingFailed, "libjxl rejected the decoder settings")
+        }
+        try giveInput()
+    }
+
+    deinit { JxlDecoderDestroy(decoder) }
+
+    private func giveInput() throws {
+        let base = bytes.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard JxlDecoderSetInput(decoder, base, bytes.buffer.count) == JXL_DEC_SUCCESS else {
+            throw WebImageError(.decodingFailed, "libjxl refused the input")
+        }
+        JxlDecoderCloseInput(decoder)
+    }
+
+    /// Goes back to the start of the file, keeping what libjxl learnt about its frames.
+    func rewind() throws {
+        JxlDecoderRewind(decoder)
+        try giveInput()
+    }
+
+    /// Skips the next `count` frames without emitting them.
+    func skipFrames(_ count: Int) {
+        if count > 0 { JxlDecoderSkipFrames(decoder, count) }
+    }
+
+    /// Runs the decoder to the next event this type stops at.
+    private func process() throws -> JxlDecoderStatus {
+        while true {
+            let status = JxlDecoderProcessInput(decoder)
+            switch status {
+            case JXL_DEC_BASIC_INFO:
+                var basic = JxlBasicInfo()
+                guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
+                    throw WebImageError.badData("JPEG XL basic info is unreadable")
+                }
+                info = basic
+                return status
+            case JXL_DEC_COLOR_ENCODING:
+                // Only XYB (lossy) images let the decoder choose; others keep their own space.
+                var srgb = JxlColorEncoding()
+                JxlColorEncodingSetToSRGB(&srgb, (info?.num_color_channels ?? 3) == 1 ? JXL_TRUE : JXL_FALSE)
+                _ = JxlDecoderSetPreferredColorProfile(decoder, &srgb)
+            case JXL_DEC_ERROR:
+                throw WebImageError.badData("JPEG XL data is corrupt (libjxl failed to decode it)")
+            case JXL_DEC_NEED_MORE_INPUT:
+                throw WebImageError.badData("JPEG XL data is truncated")
+            default:
+                return status
+            }
+        }
+    }
+
+    /// Reads up to the basic info (size, alpha, orientation, animation header).
+    func readInfo() throws -> JxlBasicInfo {
+        if let info { return info }
+        while true {
+            let status = try process()
+            if let info { return info }
+            if status == JXL_DEC_SUCCESS { throw WebImageError.badData("JPEG XL data ends before its basic info") }
+        }
+    }
+
+    /// Advances to the next displayed frame's header; nil at the end of the file.
+    func nextFrame() throws -> JxlFrameHeader? {
+        while true {
+            let status = try process()
+            switch status {
+            case JXL_DEC_FRAME:
+                var header = JxlFrameHeader()
+                guard JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
+                    throw WebImageError.badData("JPEG XL frame header is unreadable")
+                }
+                return header
+            case JXL_DEC_SUCCESS:
+                return nil
+            case JXL_DEC_BASIC_INFO:
+                continue
+            case JXL_DEC_FULL_IMAGE:
+                continue  // the end of a frame that was not asked for
+            case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
+                // A frame whose header was read but not decoded: skip its pixels.
+                JxlDecoderSkipCurrentFrame(decoder)
+            default:
+                throw WebImageError(.decodingFailed, "libjxl stopped with status \(status.rawValue)")
+            }
+        }
+    }
+
+    /// Decodes the pixels of the frame whose header ``nextFrame()`` just returned: the whole
+    /// canvas, straight RGBA. The canvas was checked against `maxPixelCount` by the caller; it is
+    /// checked again here before the buffer is allocated.
+    func decodeFrame(maxPixelCount: Int) throws -> PixelBuffer {
+        let basic = try readInfo()
+        let size = PixelSize(width: Int(basic.xsize), height: Int(basic.ysize))
+        let status = try process()
+        guard status == JXL_DEC_NEED_IMAGE_OUT_BUFFER else {
+            throw WebImageError.badData("JPEG XL frame has no image data (status \(status.rawValue))")
+        }
+        var needed = 0
+        guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
+            needed == size.rgbaByteCount
+        else {
+            throw WebImageError(.decodingFailed, "libjxl asks for \(needed) bytes for a \(size) RGBA canvas")
+        }
+        return try PixelBuffer(width: size.width, height: size.height, alphaMode: .straight, maxPixelCount: maxPixelCount) {
+            out in
+            guard JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, out.count) == JXL_DEC_SUCCESS else {
+                throw WebImageError(.decodingFailed, "libjxl refused the output buffer")
+            }
+            // The decoder writes into `out` only until FULL_IMAGE, reached inside this closure.
+            while true {
+                let status = try process()
+                if status == JXL_DEC_FULL_IMAGE { return }
+                if status == JXL_DEC_SUCCESS { throw WebImageError.badData("JPEG XL data ends inside a frame") }
+            }
+        }
+    }
+}
+
+extension JxlBasicInfo {
+    /// The stored size (before orientation).
+    var pixelSize: PixelSize { PixelSize(width: Int(xsize), height: Int(ysize)) }
+    /// The stored orientation (1–8 as EXIF).
+    var imageOrientation: ImageOrientation { ImageOrientation(rawValue: Int(orientation.rawValue)) ?? .up }
+    var hasAlphaChannel: Bool { alpha_bits > 0 }
+    var isAnimated: Bool { have_animation != 0 }
+
+    /// `ticks` of this file's animation clock, in seconds.
+    func seconds(ticks: UInt32) -> Double {
+        guard animation.tps_numerator > 0 else { return 0 }
+        return Double(ticks) * Double(animation.tps_denominator) / Double(animation.tps_numerator)
+    }
+}

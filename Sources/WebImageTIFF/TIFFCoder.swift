@@ -1,0 +1,88 @@
+public import Foundation
+public import WebImage
+
+/// Decodes and encodes TIFF with libtiff: every layout libtiff reads, multi-page files as frames.
+///
+/// Decoding reads the first page's directory, checks its size against
+/// ``ImageDecodingOptions/maxPixelCount`` and only then decodes it. 8-bit RGB, RGBA and greyscale
+/// strips are copied as stored (unassociated alpha stays straight, so a round trip through
+/// ``encode(_:as:options:)`` is exact); every other layout (palettes, bilevel and fax, CMYK,
+/// YCbCr, 16-bit, tiles, JPEG-in-TIFF, …) goes through libtiff's `TIFFRGBAImage`, which gives
+/// premultiplied alpha. The `Orientation` tag is reported as ``Image/orientation``, never applied.
+/// A multi-page file is an animation of its pages, decoded on demand, each shown for 0.1 s (TIFF
+/// stores no durations), looping forever. Thumbnails are decoded at full size and resampled.
+/// libtiff's errors and warnings are never printed: a corrupt file is a
+/// ``WebImageError/Code/badImageData`` carrying libtiff's first error.
+///
+/// Encoding writes 8-bit RGB (RGBA with unassociated alpha when the image has transparent
+/// pixels), deflate-compressed with the horizontal predictor at
+/// ``ImageEncodingOptions/compressionLevel`` (default 6); an animation becomes one page per frame
+/// unless ``ImageEncodingOptions/firstFrameOnly``.
+///
+/// ```swift
+/// let coder = TIFFCoder()
+/// let image = try coder.decode(data)
+/// let pages = image.animation?.frameCount ?? 1
+/// let tiff = try coder.encode(image, as: .tiff, options: ImageEncodingOptions())
+/// ```
+public struct TIFFCoder: ImageCoding {
+    /// Creates the coder (it holds no state).
+    public init() {}
+
+    /// `"tiff"`.
+    public var name: String { "tiff" }
+
+    /// Whether the bytes start with a TIFF header (`II*\0` or `MM\0*`).
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat.detect(in: data) == .tiff
+    }
+
+    /// Whether `format` is ``ImageFormat/tiff``.
+    public func canEncode(_ format: ImageFormat) -> Bool {
+        format == .tiff
+    }
+
+    /// Decodes the first page, and the others on demand as frames.
+    ///
+    /// Throws ``WebImageError/Code/tooLarge`` when the first page exceeds
+    /// ``ImageDecodingOptions/maxPixelCount`` or the pages together exceed
+    /// ``ImageDecodingOptions/maxAnimationPixelCount``, before any pixel memory is allocated, and
+    /// ``WebImageError/Code/badImageData`` for corrupt or truncated data.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        guard canDecode(data) else { throw WebImageError.badData("not TIFF data (no II*/MM* header)") }
+        let file = try data.withUnsafeBytes { try TIFFFile($0, maxPixelCount: options.maxPixelCount) }
+        let first = try file.pageInfo(0)
+        try options.checkPixelLimit(first.size)
+        let pageCount =
+            options.firstFrameOnly
+            ? 1 : file.pageCount(limit: options.maxAnimationFrameCount(framePixelCount: first.size.pixelCount) + 1)
+        try options.checkAnimationBudget(frameCount: pageCount, canvasSize: first.size)
+        let animated = pageCount > 1
+        let target = options.targetSize(
+            for: first.size, frameCount: animated ? pageCount : 1, orientation: first.orientation)
+        let decoded = try file.decodePage(0, maxPixelCount: options.maxPixelCount).pixels
+        let pixels = target == decoded.size ? decoded : Resampler.resample(decoded, to: target)
+        let source =
+            animated
+            ? TIFFPageSource(
+                file: file, pageCount: pageCount, sourceCanvas: first.size, outputSize: target,
+                alphaMode: options.alphaMode, maxPixelCount: options.maxPixelCount)
+            : nil
+        return Image(
+            pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: first.orientation,
+            format: .tiff, animation: source, hasAlpha: first.hasAlpha, originalPixelSize: first.size)
+    }
+
+    /// Encodes `image` as TIFF (one page per frame when it is animated and
+    /// ``ImageEncodingOptions/firstFrameOnly`` is off).
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+        guard canEncode(format) else {
+            throw WebImageError(.unsupportedFormat, "the TIFF coder cannot encode \(format)")
+        }
+        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+            return try TIFFEncoder.encode(
+                pageCount: animation.frameCount, options: options, page: { try animation.frame(at: $0).pixels })
+        }
+        return try TIFFEncoder.encode(pageCount: 1, options: options, page: { _ in image.pixels })
+    }
+}

@@ -1,0 +1,86 @@
+import CTIFFShim
+import WebImage
+
+/// One page's directory: size, orientation and layout, read without decoding pixels.
+struct TIFFPageInfo {
+    var size: PixelSize
+    var orientation: ImageOrientation
+    var hasAlpha: Bool
+}
+
+/// A TIFF file open for reading from a private copy of its bytes (libtiff reads pages on demand,
+/// so the bytes must live as long as the file).
+///
+/// Not thread-safe: ``TIFFPageSource`` guards it with a mutex.
+final class TIFFFile {
+    private let bytes: UnsafeMutableRawBufferPointer
+    private let handle: OpaquePointer
+
+    /// Opens `data` and reads its first directory; `maxPixelCount` bounds libtiff's own
+    /// allocations (eight bytes a pixel: a whole 16-bit RGBA page in one strip).
+    init(_ data: UnsafeRawBufferPointer, maxPixelCount: Int) throws {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        if let from = data.baseAddress, let to = copy.baseAddress { to.copyMemory(from: from, byteCount: data.count) }
+        let (product, overflow) = max(0, maxPixelCount).multipliedReportingOverflow(by: 8)
+        let allocationLimit = UInt64(max(64 << 20, overflow ? Int.max : product))
+        var message = [CChar](repeating: 0, count: 512)
+        guard
+            let handle = webimage_tiff_open(
+                UnsafeRawPointer(copy.baseAddress), data.count, allocationLimit, &message, message.count)
+        else {
+            copy.deallocate()
+            throw WebImageError.badData("TIFF data is unreadable: \(String(nulTerminated: message))")
+        }
+        self.bytes = copy
+        self.handle = handle
+    }
+
+    deinit {
+        webimage_tiff_close(handle)
+        bytes.deallocate()
+    }
+
+    /// libtiff's first error on this file.
+    var message: String { String(cString: webimage_tiff_message(handle)) }
+
+    /// The number of pages, counted from the directory chain, at most `limit`.
+    func pageCount(limit: Int) -> Int {
+        Int(webimage_tiff_page_count(handle, Int32(clamping: max(1, limit))))
+    }
+
+    /// Page `index`'s directory.
+    func pageInfo(_ index: Int) throws -> TIFFPageInfo {
+        var page = webimage_tiff_page()
+        guard webimage_tiff_read_page_info(handle, Int32(clamping: index), &page) == 0 else {
+            throw WebImageError.badData("TIFF page \(index) is unreadable: \(message)")
+        }
+        return TIFFPageInfo(
+            size: PixelSize(width: Int(page.width), height: Int(page.height)),
+            orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
+            hasAlpha: page.has_alpha != 0)
+    }
+
+    /// Decodes page `index` as stored (orientation not applied), after checking its size against
+    /// `maxPixelCount`. The buffer is straight or premultiplied, as the file's layout gives it.
+    func decodePage(_ index: Int, maxPixelCount: Int) throws -> (info: TIFFPageInfo, pixels: PixelBuffer) {
+        let info = try pageInfo(index)
+        var premultiplied: Int32 = 0
+        let pixels = try PixelBuffer(
+            width: info.size.width, height: info.size.height, alphaMode: .straight, maxPixelCount: maxPixelCount
+        ) { out in
+            guard webimage_tiff_decode_page(handle, out.baseAddress, out.count, &premultiplied) == 0 else {
+                throw WebImageError.badData("TIFF page \(index) is corrupt: \(message)")
+            }
+        }
+        var result = pixels
+        result.alphaMode = premultiplied != 0 ? .premultiplied : .straight
+        return (info, result)
+    }
+}
+
+extension String {
+    /// The text before the first NUL of a C message buffer.
+    init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
