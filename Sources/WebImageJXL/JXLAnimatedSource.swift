@@ -5,8 +5,8 @@ import WebImage
 /// The frames of an animated JPEG XL, each composited by libjxl and decoded when asked for.
 ///
 /// One decoder is kept with its position, so that sequential playback decodes each frame once;
-/// a jump forward skips frames (`JxlDecoderSkipFrames`), a jump back rewinds
-/// (`JxlDecoderRewind`, which keeps what libjxl knows of the frames) and skips forward. All
+/// a jump forward skips frames (`JxlDecoderSkipFrames`); a jump back starts a new decoder and
+/// skips forward (libjxl 0.7's `JxlDecoderRewind` does not emit the events again reliably). All
 /// decoder access is serialised by a mutex, so the source can be shared across tasks.
 final class JXLAnimatedSource: AnimatedImageSource {
     let frameCount: Int
@@ -50,17 +50,15 @@ final class JXLAnimatedSource: AnimatedImageSource {
         }
         let canvas = try cursor.withLock { state -> PixelBuffer in
             let active: Cursor
-            if let existing = state {
+            if let existing = state, existing.index < index {
                 active = existing
             } else {
+                // First use, or a frame behind the cursor: a fresh decoder from the start.
                 active = Cursor(stream: try JXLStream(bytes: bytes, wantsPixels: true))
                 state = active
             }
             do {
-                if index <= active.index {
-                    try active.stream.rewind()
-                    active.index = -1
-                }
+                _ = try active.stream.readInfo()
                 active.stream.skipFrames(index - active.index - 1)
                 guard try active.stream.nextFrame() != nil else {
                     throw WebImageError.badData("JPEG XL animation ends before frame \(index)")

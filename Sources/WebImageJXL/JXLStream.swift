@@ -63,13 +63,8 @@ final class JXLStream {
         JxlDecoderCloseInput(decoder)
     }
 
-    /// Goes back to the start of the file, keeping what libjxl learnt about its frames.
-    func rewind() throws {
-        JxlDecoderRewind(decoder)
-        try giveInput()
-    }
-
-    /// Skips the next `count` frames without emitting them.
+    /// Skips the next `count` frames without emitting them. Call after ``readInfo()``: libjxl 0.7
+    /// loses a skip requested before the basic info.
     func skipFrames(_ count: Int) {
         if count > 0 { JxlDecoderSkipFrames(decoder, count) }
     }

@@ -53,7 +53,7 @@ struct NewFormatsCommandTests {
         }
     }
 
-    @Test("corrupt TIFF, JPEG XL and SVG files fail with one typed error line and nothing from the libraries")
+    @Test("corrupt TIFF, JPEG XL and SVG files fail with one typed error line; libtiff and librsvg print nothing")
     func librariesStaySilent() async throws {
         let coders = ImageCodersManager.standard()
         try await withTemporaryDirectory { directory in
@@ -70,7 +70,9 @@ struct NewFormatsCommandTests {
                 for command in commands {
                     let run = try await CLI.run(command, in: directory)
                     #expect(run.status == 1, "\(command): \(run.stdout) \(run.stderr)")
-                    let lines = run.stderr.split(separator: "\n")
+                    // Debian 12's libjxl 0.7 is built to print its failure trace (JXL_FAILURE lines) to
+                    // standard error, with no API to turn it off: for JPEG XL only our line is counted.
+                    let lines = run.stderr.split(separator: "\n").filter { name != "x.jxl" || !$0.hasPrefix("./lib/jxl/") }
                     #expect(lines.count == 1 && lines[0].hasPrefix("webimage: error:"), "\(command): \(run.stderr)")
                     #expect(lines.first?.contains("badImageData") == true, "\(command): \(run.stderr)")
                 }

@@ -101,16 +101,16 @@ import WebImageTesting
     }
 
     @Test func sixteenBitGreyGoesThroughLibtiffsRGBAInterface() throws {
-        // 2×1, 16-bit big values little-endian: 0x1234 and 0xFF00.
+        // 2×1, 16-bit samples (little-endian): 0x1234 and 0x12F0.
         let data = TIFFTestFiles.file(
             width: 2, height: 1,
             entries: [TIFFTestFiles.short(258, 16), TIFFTestFiles.short(259, 1), TIFFTestFiles.short(262, 1)],
-            pixelData: [0x34, 0x12, 0x00, 0xFF])
+            pixelData: [0x34, 0x12, 0xF0, 0x12])
         let image = try coder.decode(data)
         #expect(image.pixelSize == PixelSize(width: 2, height: 1))
-        // libtiff scales 16 → 8 bits with rounding: 0x1234 → 18, 0xFF00 → 254.
-        #expect(image.pixels[0, 0] == RGBA8(r: 18, g: 18, b: 18))
-        #expect(image.pixels[1, 0] == RGBA8(r: 254, g: 254, b: 254))
+        // libtiff keeps the high byte of 16-bit grey (as Pillow does): 0x1234 → 0x12, 0x12F0 → 0x12.
+        #expect(image.pixels[0, 0] == RGBA8(r: 0x12, g: 0x12, b: 0x12))
+        #expect(image.pixels[1, 0] == RGBA8(r: 0x12, g: 0x12, b: 0x12))
     }
 
     @Test func paletteAndBilevelFilesDecode() throws {
