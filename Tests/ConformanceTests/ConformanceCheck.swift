@@ -116,6 +116,7 @@ struct ConformanceCheck {
     }
 
     private func matchFirstFrame(_ pixels: PixelBuffer) -> String? {
+        if KnownDeviations.firstFramePixelsNotCompared[entry.file] != nil { return nil }
         let exact = entry.rgba8_sha256_spec ?? entry.rgba8_sha256
         let zeroed = entry.rgba8_zeroed_sha256_spec ?? entry.rgba8_zeroed_sha256
         guard let mismatch = matchHash(pixels, exact: exact, zeroed: zeroed) else { return nil }
