@@ -7,11 +7,16 @@ enum JXLEncoder {
     /// The largest side libjxl's default codestream level (5) stores.
     static let maxDimension = 1 << 18
 
-    /// One still image: RGB when opaque, else RGBA with an 8-bit alpha channel.
-    static func encode(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws -> Data {
+    /// One still image: RGB when opaque, else RGBA with an 8-bit alpha channel. The coder always
+    /// stores orientation 1 (encoders apply orientation first); tests store others.
+    static func encode(
+        _ pixels: PixelBuffer, options: ImageEncodingOptions, storedOrientation: ImageOrientation = .up
+    ) throws -> Data {
         let straight = pixels.unpremultiplied()
         let alpha = !straight.isOpaque
-        return try withEncoder(size: straight.size, alpha: alpha, animation: nil, options: options) { encoder, settings in
+        return try withEncoder(
+            size: straight.size, alpha: alpha, animation: nil, orientation: storedOrientation, options: options
+        ) { encoder, settings in
             try add(straight, alpha: alpha, to: settings, encoder: encoder)
         }
     }
@@ -19,7 +24,7 @@ enum JXLEncoder {
     /// An animation: every frame as RGBA on the canvas, durations in milliseconds.
     static func encode(_ animation: any AnimatedImageSource, options: ImageEncodingOptions) throws -> Data {
         let canvas = animation.canvasSize
-        return try withEncoder(size: canvas, alpha: true, animation: animation.loopCount, options: options) {
+        return try withEncoder(size: canvas, alpha: true, animation: animation.loopCount, orientation: .up, options: options) {
             encoder, settings in
             for index in 0..<animation.frameCount {
                 let frame = try animation.frame(at: index)
@@ -43,7 +48,8 @@ enum JXLEncoder {
     }
 
     private static func withEncoder(
-        size: PixelSize, alpha: Bool, animation loopCount: Int?, options: ImageEncodingOptions,
+        size: PixelSize, alpha: Bool, animation loopCount: Int?, orientation: ImageOrientation,
+        options: ImageEncodingOptions,
         addFrames: (OpaquePointer, OpaquePointer) throws -> Void
     ) throws -> Data {
         guard size.width > 0, size.height > 0, size.width <= maxDimension, size.height <= maxDimension else {
@@ -65,6 +71,7 @@ enum JXLEncoder {
         info.alpha_bits = alpha ? 8 : 0
         info.alpha_exponent_bits = 0
         info.alpha_premultiplied = JXL_FALSE
+        info.orientation = JxlOrientation(rawValue: UInt32(orientation.rawValue))
         // Lossless keeps the samples as given; lossy works in XYB.
         info.uses_original_profile = options.lossless ? JXL_TRUE : JXL_FALSE
         if let loopCount {

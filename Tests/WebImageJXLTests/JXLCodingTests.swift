@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebImage
-import WebImageJXL
+@testable import WebImageJXL
 import WebImageTesting
 
 @Suite struct JXLCodingTests {
@@ -101,5 +101,23 @@ import WebImageTesting
         let data = try coder.encode(Image(pixels: pixels), as: .jpegXL, options: lossless)
         let image = try coder.decode(data, options: ImageDecodingOptions(alphaMode: .premultiplied))
         #expect(image.pixels == pixels.premultiplied())
+    }
+
+    @Test func orientationIsCarriedNotApplied() throws {
+        let pixels = ImageFixtures.gradient(width: 12, height: 7)
+        for orientation in ImageOrientation.allCases {
+            let data = try JXLEncoder.encode(pixels, options: lossless, storedOrientation: orientation)
+            let image = try coder.decode(data)
+            #expect(image.orientation == orientation)
+            #expect(image.pixels == pixels, "orientation \(orientation) changed the stored pixels")
+            #expect(try coder.readHeader(data).orientation == orientation)
+        }
+        // A thumbnail box is in the displayed orientation: 12×7 stored, shown 7×12; a 7×6 box
+        // gives about 3.5×6 displayed, 6 × 3…4 stored.
+        let rotated = try JXLEncoder.encode(pixels, options: lossless, storedOrientation: .right)
+        var options = ImageDecodingOptions()
+        options.thumbnailPixelSize = PixelSize(width: 7, height: 6)
+        let thumbnail = try coder.decode(rotated, options: options).pixelSize
+        #expect(thumbnail.width == 6 && (3...4).contains(thumbnail.height), "\(thumbnail)")
     }
 }

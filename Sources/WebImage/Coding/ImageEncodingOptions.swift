@@ -8,11 +8,13 @@
 /// let data = try coders.encode(image, as: .webp, options: .init(quality: 0.8, maxFileSize: 50_000))
 /// ```
 public struct ImageEncodingOptions: Hashable, Sendable {
-    /// Quality from 0 (smallest) to 1 (best), for lossy formats (JPEG, lossy WebP).
+    /// Quality from 0 (smallest) to 1 (best), for lossy formats (JPEG, lossy WebP, lossy JPEG XL,
+    /// where it maps to a Butteraugli distance as `cjxl --quality` does).
     public var quality: Double = 0.9
-    /// zlib compression level 0–9 for PNG (`nil`: the codec's default, 6).
+    /// zlib compression level 0–9 for PNG, and the deflate level 1–9 for TIFF (`nil`: the codec's
+    /// default, 6).
     public var compressionLevel: Int?
-    /// Encode WebP losslessly.
+    /// Encode WebP and JPEG XL losslessly.
     public var lossless: Bool = false
     /// Scale the image down to fit inside this size before encoding, keeping the aspect ratio.
     public var maxPixelSize: PixelSize?
