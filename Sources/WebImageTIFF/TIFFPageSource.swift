@@ -57,9 +57,10 @@ final class TIFFPageSource: AnimatedImageSource {
         let rowBytes = fitted.width * 4
         result.bytes.withUnsafeMutableBufferPointer { out in
             scaled.bytes.withUnsafeBufferPointer { source in
+                guard let to = out.baseAddress, let from = source.baseAddress else { return }
                 for y in 0..<fitted.height {
-                    let to = ((top + y) * canvas.width + left) * 4
-                    out.baseAddress!.advanced(by: to).update(from: source.baseAddress!.advanced(by: y * rowBytes), count: rowBytes)
+                    let offset = ((top + y) * canvas.width + left) * 4
+                    (to + offset).update(from: from + y * rowBytes, count: rowBytes)
                 }
             }
         }
