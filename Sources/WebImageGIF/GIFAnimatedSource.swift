@@ -29,6 +29,8 @@ final class GIFAnimatedSource: AnimatedImageSource {
 
     func duration(at index: Int) -> Double { renderer.container.frames[index].duration }
 
+    func storedDuration(at index: Int) -> Double { renderer.container.frames[index].storedDuration }
+
     func frame(at index: Int) throws -> AnimationFrame {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.decodingFailed, "GIF frame \(index) out of range 0..<\(frameCount)")

@@ -57,27 +57,39 @@ struct GIFCanvas {
         drawnFrames += 1
         guard area.width > 0, area.height > 0 else { return }
 
-        // Palette lookup table: 256 entries, alpha 0 for the transparent index.
-        var table = [RGBA8](repeating: .black, count: 256)
-        for index in 0..<256 { table[index] = Self.color(of: index, in: frame.palette) }
+        // Palette lookup table: 256 opaque colours as 4-byte RGBA words (memory order r, g, b, a),
+        // so each pixel is one load and one store. The transparent index is skipped, not looked up.
+        var table = [UInt32](repeating: 0, count: 256)
+        for index in 0..<256 {
+            let color = Self.color(of: index, in: frame.palette)
+            table[index] = (UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000).littleEndian
+        }
         let transparent = record.transparentIndex ?? -1
         let dx = area.x - record.rect.x, dy = area.y - record.rect.y
-        pixels.withUnsafeMutableBufferPointer { canvas in
+        let (frameWidth, canvasWidth) = (frame.width, width)
+        pixels.withUnsafeMutableBytes { canvas in
             frame.indices.withUnsafeBufferPointer { indices in
-                for row in 0..<area.height {
-                    var source = (row + dy) * frame.width + dx
-                    var target = ((area.y + row) * width + area.x) * 4
-                    for _ in 0..<area.width {
-                        let index = Int(indices[source])
-                        if index != transparent {
-                            let color = table[index]
-                            canvas[target] = color.r
-                            canvas[target + 1] = color.g
-                            canvas[target + 2] = color.b
-                            canvas[target + 3] = 255
+                table.withUnsafeBufferPointer { colors in
+                    for row in 0..<area.height {
+                        var source = (row + dy) * frameWidth + dx
+                        var target = ((area.y + row) * canvasWidth + area.x) * 4
+                        let end = source + area.width
+                        if transparent < 0 {
+                            while source < end {
+                                canvas.storeBytes(of: colors[Int(indices[source])], toByteOffset: target, as: UInt32.self)
+                                source &+= 1
+                                target &+= 4
+                            }
+                        } else {
+                            while source < end {
+                                let index = Int(indices[source])
+                                if index != transparent {
+                                    canvas.storeBytes(of: colors[index], toByteOffset: target, as: UInt32.self)
+                                }
+                                source &+= 1
+                                target &+= 4
+                            }
                         }
-                        source += 1
-                        target += 4
                     }
                 }
             }

@@ -36,10 +36,11 @@ struct GIFFrameRecord: Sendable, Equatable {
     /// The delay in centiseconds (raw).
     var delayCentiseconds: Int
 
-    /// The display duration in seconds: 10 ms or less becomes 100 ms, as browsers do.
-    var duration: Double {
-        delayCentiseconds <= 1 ? 0.1 : Double(delayCentiseconds) / 100
-    }
+    /// The stored delay in seconds.
+    var storedDuration: Double { Double(delayCentiseconds) / 100 }
+
+    /// The display duration in seconds (``FrameDurationRule``: 10 ms or less becomes 100 ms).
+    var duration: Double { FrameDurationRule.played(storedDuration) }
 }
 
 /// The structure of a GIF file, read in one cheap pass without decompressing any pixels.

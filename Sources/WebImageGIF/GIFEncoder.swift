@@ -6,10 +6,11 @@ import WebImage
 /// Frame 0's palette is the global colour table; later frames carry local tables. A frame is
 /// disposed to background (cleared) when the next frame has transparent pixels, otherwise left in
 /// place; an opaque frame that is left in place is cropped to the rectangle that changed since
-/// the previous frame. Delays are the frame durations in centiseconds,
-/// rounded (so durations under 15 ms are stored as 0 or 1 and shown for 100 ms by browsers and by
-/// our decoder). The NETSCAPE2.0 extension carries the loop count (0 = forever) and is omitted
-/// when the loop count is 1.
+/// the previous frame. Delays are the frames' stored durations
+/// (``AnimatedImageSource/storedDuration(at:)``) in centiseconds, rounded, so a 0 ms frame stays
+/// 0; a delay that plays as stored (over 10 ms) is never rounded down into the 100 ms zone of
+/// ``FrameDurationRule`` (11–14 ms become 2 centiseconds). The NETSCAPE2.0 extension carries the
+/// loop count (0 = forever) and is omitted when the loop count is 1 (absent: played once).
 struct GIFEncoder {
     let quantizer: PaletteQuantizer
 
@@ -33,7 +34,7 @@ struct GIFEncoder {
             guard frame.pixels.size == size else {
                 throw WebImageError(.encodingFailed, "GIF frame \(index) is \(frame.pixels.size), canvas is \(size)")
             }
-            return (quantizer.quantize(frame.pixels), frame.duration)
+            return (quantizer.quantize(frame.pixels), animation.storedDuration(at: index))
         }
 
         let bytes = try GIFWriter.write { writer in
@@ -48,10 +49,9 @@ struct GIFEncoder {
                 let frame = current.image
                 let clears = next?.image.transparentIndex != nil
                 if animation != nil || frame.transparentIndex != nil {
-                    let centiseconds = (current.duration * 100).rounded()
                     try writer.putControl(
                         disposal: animation == nil ? 0 : (clears ? 2 : 1),
-                        delayCentiseconds: centiseconds.isFinite ? Int(min(65535, max(0, centiseconds))) : 0,
+                        delayCentiseconds: Self.delayCentiseconds(current.duration),
                         transparentIndex: frame.transparentIndex)
                 }
                 // After every frame the canvas shows exactly that (quantized) frame, so an opaque
@@ -71,9 +71,21 @@ struct GIFEncoder {
         return Data(bytes)
     }
 
+    /// A stored duration in seconds as a GIF delay: centiseconds, rounded, clamped to 0…65535, and
+    /// at least 2 when the duration plays as stored, so that rounding never moves a frame into
+    /// the 100 ms zone of ``FrameDurationRule``.
+    static func delayCentiseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        let centiseconds = Int(min(65535, (seconds * 100).rounded()))
+        return FrameDurationRule.isReplaced(seconds) ? centiseconds : max(2, centiseconds)
+    }
+
     /// The smallest rectangle (at least 1×1) outside which `frame` shows the same colours as
     /// `previous`.
     static func changedArea(_ frame: QuantizedImage, since previous: QuantizedImage) -> GIFRect {
+        if frame.palette == previous.palette, frame.transparentIndex == previous.transparentIndex {
+            return changedIndices(frame, since: previous)
+        }
         func color(_ image: QuantizedImage, _ i: Int) -> RGBA8 {
             let index = Int(image.indices[i])
             return index == image.transparentIndex || index >= image.palette.count ? .clear : image.palette[index]
@@ -85,6 +97,32 @@ struct GIFEncoder {
                 maxX = max(maxX, x)
                 minY = min(minY, y)
                 maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return GIFRect(x: 0, y: 0, width: 1, height: 1) }
+        return GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// ``changedArea(_:since:)`` for two images with one palette: where the indices differ.
+    private static func changedIndices(_ frame: QuantizedImage, since previous: QuantizedImage) -> GIFRect {
+        let width = frame.width
+        var minX = frame.width, minY = frame.height, maxX = -1, maxY = -1
+        frame.indices.withUnsafeBufferPointer { a in
+            previous.indices.withUnsafeBufferPointer { b in
+                for y in 0..<frame.height {
+                    let row = y &* width
+                    var first = -1
+                    var last = -1
+                    for x in 0..<width where a[row &+ x] != b[row &+ x] {
+                        if first < 0 { first = x }
+                        last = x
+                    }
+                    guard first >= 0 else { continue }
+                    minX = min(minX, first)
+                    maxX = max(maxX, last)
+                    minY = min(minY, y)
+                    maxY = y
+                }
             }
         }
         guard maxX >= 0 else { return GIFRect(x: 0, y: 0, width: 1, height: 1) }

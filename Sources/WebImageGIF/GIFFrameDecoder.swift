@@ -11,7 +11,8 @@ struct GIFIndexedFrame {
     var palette: [UInt8]?
 }
 
-/// Decompresses single GIF images with giflib, on demand.
+/// Decompresses single GIF images on demand: well-formed ones with ``GIFLZWDecoder``, the rest
+/// with giflib.
 ///
 /// giflib reads from a virtual stream made of the file's header (signature, logical screen
 /// descriptor, global colour table) followed by the bytes from the wanted image descriptor on,
@@ -31,6 +32,8 @@ enum GIFFrameDecoder {
         guard record.descriptorOffset < bytes.count, container.headerLength <= bytes.count else {
             throw WebImageError.badData("GIF frame offset out of range")
         }
+        // Well-formed frames take the fast path; giflib decodes the rest (and names their faults).
+        if let frame = GIFLZWDecoder.decode(bytes, container: container, record: record) { return frame }
         var stream = GIFReadStream(
             head: UnsafeRawBufferPointer(rebasing: bytes[0..<container.headerLength]),
             tail: UnsafeRawBufferPointer(rebasing: bytes[record.descriptorOffset...]))

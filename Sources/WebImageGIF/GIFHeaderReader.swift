@@ -14,6 +14,7 @@ extension GIFCoder: ImageHeaderReading {
             format: .gif, pixelSize: container.canvasSize, frameCount: container.frames.count,
             loopCount: animated ? (container.rawLoopCount ?? 1) : nil,
             frameDurations: animated ? container.frames.map(\.duration) : nil,
+            storedFrameDurations: animated ? container.frames.map(\.storedDuration) : nil,
             hasAlpha: container.hasTransparency || clears, orientation: .up)
     }
 }

@@ -85,24 +85,35 @@ public struct PaletteQuantizer: Sendable {
         let count = source.width * source.height
         var indices = [UInt8](repeating: 0, count: count)
         let transparent = UInt8(truncatingIfNeeded: limit)  // == palette.count at the end, or unused
-        let ok = source.bytes.withUnsafeBufferPointer { p -> Bool in
-            for i in 0..<count {
-                if p[i * 4 + 3] < alphaThreshold {
-                    indices[i] = transparent
-                    continue
+        let ok = source.bytes.withUnsafeBufferPointer { p in
+            indices.withUnsafeMutableBufferPointer { out -> Bool in
+                // Runs of one colour are the rule in images with few colours: the last colour's
+                // index answers them without a dictionary lookup (keys never reach UInt32.max).
+                var lastKey = UInt32.max
+                var lastIndex: UInt8 = 0
+                for i in 0..<count {
+                    if p[i &* 4 &+ 3] < alphaThreshold {
+                        out[i] = transparent
+                        continue
+                    }
+                    let key = UInt32(p[i &* 4]) << 16 | UInt32(p[i &* 4 &+ 1]) << 8 | UInt32(p[i &* 4 &+ 2])
+                    if key == lastKey {
+                        out[i] = lastIndex
+                        continue
+                    }
+                    if let index = lookup[key] {
+                        lastIndex = index
+                    } else {
+                        guard palette.count < limit else { return false }
+                        lastIndex = UInt8(palette.count)
+                        lookup[key] = lastIndex
+                        palette.append(RGBA8(r: p[i &* 4], g: p[i &* 4 &+ 1], b: p[i &* 4 &+ 2]))
+                    }
+                    lastKey = key
+                    out[i] = lastIndex
                 }
-                let key = UInt32(p[i * 4]) << 16 | UInt32(p[i * 4 + 1]) << 8 | UInt32(p[i * 4 + 2])
-                if let index = lookup[key] {
-                    indices[i] = index
-                } else {
-                    guard palette.count < limit else { return false }
-                    let index = UInt8(palette.count)
-                    lookup[key] = index
-                    palette.append(RGBA8(r: p[i * 4], g: p[i * 4 + 1], b: p[i * 4 + 2]))
-                    indices[i] = index
-                }
+                return true
             }
-            return true
         }
         guard ok else { return nil }
         if palette.isEmpty { palette.append(.black) }  // fully transparent image

@@ -24,10 +24,13 @@ struct APNGFrameControl: Sendable {
     /// The frame's zlib data: IDAT data fields, or fdAT data fields without their sequence number.
     var dataRanges: [Range<Int>] = []
 
-    /// The delay in seconds (a zero denominator means hundredths, per the APNG spec).
-    var duration: Double {
+    /// The stored delay in seconds (a zero denominator means hundredths, per the APNG spec).
+    var storedDuration: Double {
         Double(delayNumerator) / Double(delayDenominator == 0 ? 100 : delayDenominator)
     }
+
+    /// The display duration in seconds (``FrameDurationRule``: 10 ms or less becomes 100 ms).
+    var duration: Double { FrameDurationRule.played(storedDuration) }
 
     var size: PixelSize { PixelSize(width: width, height: height) }
 }

@@ -30,6 +30,10 @@ final class APNGFrameSource: AnimatedImageSource {
         info.frames.indices.contains(index) ? info.frames[index].duration : 0
     }
 
+    func storedDuration(at index: Int) -> Double {
+        info.frames.indices.contains(index) ? info.frames[index].storedDuration : 0
+    }
+
     func frame(at index: Int) throws -> AnimationFrame {
         guard info.frames.indices.contains(index) else {
             throw WebImageError(.decodingFailed, "APNG frame \(index) out of range 0..<\(frameCount)")

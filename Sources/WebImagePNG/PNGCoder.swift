@@ -10,7 +10,8 @@ public import WebImage
 /// the result is the static default image, as the APNG spec asks.
 ///
 /// Encoding writes RGB when the image is opaque and straight-alpha RGBA otherwise, and an APNG
-/// (full-canvas frames, durations in milliseconds) for animated images or when asked for `.apng`.
+/// (full-canvas frames, each frame's stored duration as an exact fraction) for animated images or
+/// when asked for `.apng`.
 ///
 /// ```swift
 /// let coder = PNGCoder()
@@ -51,7 +52,7 @@ public struct PNGCoder: ImageCoding {
                 frameCount: animation.frameCount, loopCount: animation.loopCount, compressionLevel: level
             ) { index in
                 let frame = try animation.frame(at: index)
-                return APNGEncoder.Frame(pixels: frame.pixels, duration: frame.duration)
+                return APNGEncoder.Frame(pixels: frame.pixels, duration: animation.storedDuration(at: index))
             }
             return Data(bytes)
         }

@@ -23,6 +23,7 @@ extension PNGCoder: ImageHeaderReading {
             return ImageHeader(
                 format: isAPNG ? .apng : .png, pixelSize: header.size, frameCount: animation?.frames.count ?? 1,
                 loopCount: animation?.loopCount, frameDurations: animation?.frames.map(\.duration),
+                storedFrameDurations: animation?.frames.map(\.storedDuration),
                 hasAlpha: header.hasAlpha, orientation: .up)
         }
     }

@@ -4,7 +4,10 @@ import WebImage
 
 /// Encodes an animation as an animated WebP with `WebPAnimEncoder`.
 ///
-/// Frame timestamps are the running sum of the frame durations, rounded to milliseconds; the
+/// Frame timestamps are the running sum of the frames' stored durations
+/// (``AnimatedImageSource/storedDuration(at:)``), rounded to milliseconds, so a 0 ms frame stays 0
+/// and a delay that plays as stored is never rounded into the 100 ms zone of ``FrameDurationRule``
+/// (10.4 ms becomes 11 ms); the
 /// `ANIM` loop count is the animation's ``AnimatedImageSource/loopCount`` (0 = forever, clamped to
 /// 65535). libwebp merges a frame identical to the one before it into that frame's duration, so
 /// such frames do not survive a round trip as separate frames.
@@ -39,7 +42,7 @@ enum WebPAnimatedEncoder {
             let added = WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config)
             WebPPictureFree(&picture)
             guard added != 0 else { throw failure(encoder, "adding frame \(index)") }
-            timestamp = timestamp &+ milliseconds(frame.duration)
+            timestamp = timestamp &+ milliseconds(animation.storedDuration(at: index))
             guard timestamp <= Int(Int32.max) else {
                 throw WebImageError(.encodingFailed, "WebP animation is longer than \(Int32.max) ms")
             }
@@ -57,12 +60,13 @@ enum WebPAnimatedEncoder {
         return Data(bytes: bytes, count: output.size)
     }
 
-    /// `seconds` in whole milliseconds, at least 1 (libwebp needs increasing timestamps) and at
-    /// most what an `ANMF` chunk stores.
+    /// `seconds` in whole milliseconds (0 stays 0: libwebp takes non-decreasing timestamps), at
+    /// most what an `ANMF` chunk stores, and at least 11 when the duration plays as stored.
     static func milliseconds(_ seconds: Double) -> Int {
-        guard seconds.isFinite, seconds > 0 else { return 1 }
+        guard seconds.isFinite, seconds > 0 else { return 0 }
         let ms = (seconds * 1000).rounded()
-        return ms >= Double(maxDurationMilliseconds) ? maxDurationMilliseconds : max(1, Int(ms))
+        if ms >= Double(maxDurationMilliseconds) { return maxDurationMilliseconds }
+        return FrameDurationRule.isReplaced(seconds) ? Int(ms) : max(11, Int(ms))
     }
 
     private static func failure(_ encoder: OpaquePointer, _ stage: String) -> WebImageError {

@@ -16,7 +16,8 @@ final class WebPAnimatedSource: AnimatedImageSource {
     let canvasSize: PixelSize
     /// The file's canvas size.
     let sourceCanvasSize: PixelSize
-    private let durations: [Double]
+    /// The `ANMF` durations in seconds, as stored.
+    private let storedDurations: [Double]
     private let bytes: WebPOwnedBytes
     private let alphaMode: AlphaMode
     private let cursor = Mutex<WebPAnimationCursor?>(nil)
@@ -53,12 +54,17 @@ final class WebPAnimatedSource: AnimatedImageSource {
         self.loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
         self.sourceCanvasSize = canvas
         self.canvasSize = outputSize ?? canvas
-        self.durations = durations
+        self.storedDurations = durations
         self.alphaMode = alphaMode
     }
 
+    /// The played duration (``FrameDurationRule``: 10 ms or less becomes 100 ms).
     func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
+        FrameDurationRule.played(storedDuration(at: index))
+    }
+
+    func storedDuration(at index: Int) -> Double {
+        storedDurations.indices.contains(index) ? storedDurations[index] : 0
     }
 
     func frame(at index: Int) throws -> AnimationFrame {

@@ -26,6 +26,8 @@ extension WebPCoder: ImageHeaderReading {
                 format: .webp, pixelSize: header.size, frameCount: animation.frameCount,
                 loopCount: animated ? animation.loopCount : nil,
                 frameDurations: animated ? (0..<animation.frameCount).map { animation.duration(at: $0) } : nil,
+                storedFrameDurations: animated
+                    ? (0..<animation.frameCount).map { animation.storedDuration(at: $0) } : nil,
                 hasAlpha: header.hasAlpha, orientation: orientation)
         }
     }

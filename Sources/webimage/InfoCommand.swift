@@ -82,7 +82,10 @@ struct ImageInfo: Encodable {
     var height: Int
     var frameCount: Int
     var loopCount: Int?
+    /// Seconds each frame is shown (after the 10 ms → 100 ms rule).
     var durations: [Double]?
+    /// Seconds each frame's container stores.
+    var storedDurations: [Double]?
     var orientation: Int
     var hasAlpha: Bool
     var fileSize: Int
@@ -96,6 +99,7 @@ struct ImageInfo: Encodable {
         frameCount = header.frameCount
         loopCount = header.loopCount
         durations = header.frameDurations
+        storedDurations = header.storedFrameDurations
         orientation = (header.orientation ?? .up).rawValue
         hasAlpha = header.hasAlpha ?? false
         self.fileSize = fileSize
@@ -110,9 +114,12 @@ struct ImageInfo: Encodable {
             "frames:       \(frameCount)",
         ]
         if let loopCount { lines.append("loop count:   \(loopCount == 0 ? "forever" : String(loopCount))") }
-        if let durations, let total = Optional(durations.reduce(0, +)) {
-            let shown = durations.prefix(8).map { String(format: "%.0f ms", $0 * 1000) }.joined(separator: ", ")
-            lines.append("durations:    \(shown)\(durations.count > 8 ? ", …" : "") (total \(String(format: "%.2f", total)) s)")
+        if let durations {
+            let total = String(format: "%.2f", durations.reduce(0, +))
+            lines.append("durations:    \(Self.runs(durations)) (played; total \(total) s)")
+        }
+        if let storedDurations {
+            lines.append("stored:       \(Self.runs(storedDurations)) (as the file stores them)")
         }
         lines += [
             "orientation:  \(orientation)",
@@ -121,5 +128,26 @@ struct ImageInfo: Encodable {
             "memory cost:  \(memoryCost) bytes decoded",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// Every frame's duration in milliseconds, repeats folded: `100 ms ×3, 20 ms`.
+    static func runs(_ seconds: [Double]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < seconds.count {
+            var end = index + 1
+            while end < seconds.count && seconds[end] == seconds[index] { end += 1 }
+            let count = end - index
+            parts.append(milliseconds(seconds[index]) + (count > 1 ? " ×\(count)" : ""))
+            index = end
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `20 ms`, or `333.33 ms` for a fraction of a millisecond.
+    static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        if abs(ms - ms.rounded()) < 1e-6 { return String(format: "%.0f ms", ms) }
+        return String(format: "%.2f ms", ms)
     }
 }

@@ -136,9 +136,14 @@ struct ConformanceCheck {
             guard pillowIndex < reference.count else { break }
             let expected = reference[pillowIndex]
             if let expectedMs = expected.duration_ms {
-                let browserMs = entry.format == "gif" && expectedMs <= 10 ? 100 : expectedMs
+                // Pillow reports the stored delay; every format plays it by the browsers' rule.
+                let browserMs = FrameDurationRule.played(expectedMs / 1000) * 1000
                 if abs(frame.duration * 1000 - browserMs) > 1 {
                     return "frame \(index) lasts \(frame.duration * 1000) ms, expected \(browserMs)"
+                }
+                let storedMs = (decoded.image.animation?.storedDuration(at: index) ?? -1) * 1000
+                if abs(storedMs - expectedMs) > 1 {
+                    return "frame \(index) stores \(storedMs) ms, expected \(expectedMs)"
                 }
             }
             if entry.format == "gif" && Self.pillowGIFCompositingDiffers(entry) { continue }

@@ -7,6 +7,8 @@ import WebImageCodecs
 /// `webimage-bench prepare WORKLOAD IN OUT`: writes the JPEG XL or TIFF file a decode workload reads.
 /// `webimage-bench make-jpeg WIDTHxHEIGHT OUT`: writes a generated photo-like JPEG (for the 24 MP
 /// thumbnail memory check).
+/// `webimage-bench animated-frames [SECONDS]`: decodes every frame of the corpus's valid animated
+/// GIFs and WebPs, round after round for SECONDS (default 3), and prints frames per second.
 @main
 struct BenchCommand {
     static func main() throws {
@@ -14,6 +16,7 @@ struct BenchCommand {
         guard let name = arguments.first else {
             print("usage: webimage-bench (\(CodecWorkload.allCases.map(\.rawValue).joined(separator: "|"))) [FILE] [ITERATIONS]")
             print("       webimage-bench make-jpeg WIDTHxHEIGHT OUT")
+            print("       webimage-bench animated-frames [SECONDS]")
             exit(2)
         }
         arguments.removeFirst()
@@ -25,6 +28,10 @@ struct BenchCommand {
         }
         if name == "make-jpeg" {
             try makeJPEG(size: arguments[0], output: arguments[1])
+            return
+        }
+        if name == "animated-frames" {
+            try animatedFrames(seconds: arguments.first.flatMap(Double.init) ?? 3)
             return
         }
         guard let workload = CodecWorkload(rawValue: name) else {
@@ -45,6 +52,26 @@ struct BenchCommand {
         }
         samples.sort()
         print(String(format: "%@ %@ median_ms=%.2f min_ms=%.2f", workload.rawValue, file.lastPathComponent, samples[samples.count / 2], samples[0]))
+    }
+
+    /// Every frame of the corpus's animated GIFs and WebPs, on this thread, for `seconds`.
+    static func animatedFrames(seconds: Double) throws {
+        let workload = try AnimatedFramesWorkload(corpus: CodecWorkload.corpusDirectory)
+        let perRound = try workload.run()  // warm-up
+        var frames = 0
+        var rounds = 0
+        let start = ContinuousClock.now
+        var elapsed = Duration.zero
+        while elapsed < .seconds(seconds) || rounds == 0 {
+            frames += try workload.run()
+            rounds += 1
+            elapsed = ContinuousClock.now - start
+        }
+        let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(
+            String(
+                format: "animated-frames files=%d frames_per_round=%d rounds=%d seconds=%.2f frames_per_s=%.0f",
+                workload.files.count, perRound, rounds, total, Double(frames) / total))
     }
 
     /// A smooth photo-like test image (gradients plus texture), encoded at quality 90.

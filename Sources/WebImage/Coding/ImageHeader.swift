@@ -21,8 +21,12 @@ public struct ImageHeader: Hashable, Sendable {
     public var frameCount: Int
     /// How many times an animation plays (0: forever); nil for still images.
     public var loopCount: Int?
-    /// Each frame's duration in seconds, for animations; nil for still images.
+    /// Each frame's duration in seconds as played (after ``FrameDurationRule``), for animations;
+    /// nil for still images.
     public var frameDurations: [Double]?
+    /// Each frame's delay in seconds as the container stores it (before ``FrameDurationRule``),
+    /// for animations; nil for still images.
+    public var storedFrameDurations: [Double]?
     /// Whether the image declares alpha; nil when that cannot be known without decoding.
     public var hasAlpha: Bool?
     /// The EXIF orientation, `.up` when none is stored; nil when the format's header does not say.
@@ -30,13 +34,15 @@ public struct ImageHeader: Hashable, Sendable {
 
     public init(
         format: ImageFormat, pixelSize: PixelSize, frameCount: Int = 1, loopCount: Int? = nil,
-        frameDurations: [Double]? = nil, hasAlpha: Bool? = nil, orientation: ImageOrientation? = nil
+        frameDurations: [Double]? = nil, storedFrameDurations: [Double]? = nil, hasAlpha: Bool? = nil,
+        orientation: ImageOrientation? = nil
     ) {
         self.format = format
         self.pixelSize = pixelSize
         self.frameCount = frameCount
         self.loopCount = loopCount
         self.frameDurations = frameDurations
+        self.storedFrameDurations = storedFrameDurations ?? frameDurations
         self.hasAlpha = hasAlpha
         self.orientation = orientation
     }

@@ -20,8 +20,16 @@ public protocol AnimatedImageSource: Sendable {
     var loopCount: Int { get }
     /// The size of every composited frame.
     var canvasSize: PixelSize { get }
-    /// How long frame `index` is shown, in seconds.
+    /// How long frame `index` is shown, in seconds: the stored delay after
+    /// ``FrameDurationRule`` (10 ms or less plays as 100 ms).
     func duration(at index: Int) -> Double
+    /// The delay the container stores for frame `index`, in seconds, before
+    /// ``FrameDurationRule``: GIF centiseconds, APNG's `delay_num / delay_den` (a zero denominator
+    /// meaning hundredths), WebP milliseconds.
+    ///
+    /// Encoders write this value, so transcoding keeps a 0 ms frame at 0 ms. The default returns
+    /// ``duration(at:)``: sources without a container (generated frames) store what they play.
+    func storedDuration(at index: Int) -> Double
     /// Frame `index`, composited onto the canvas. Throws ``WebImageError`` when the data is corrupt.
     func frame(at index: Int) throws -> AnimationFrame
 }
@@ -30,7 +38,7 @@ public protocol AnimatedImageSource: Sendable {
 public struct AnimationFrame: Sendable {
     /// The whole canvas at this frame.
     public var pixels: PixelBuffer
-    /// How long it is shown, in seconds.
+    /// How long it is shown, in seconds (``AnimatedImageSource/duration(at:)``).
     public var duration: Double
 
     public init(pixels: PixelBuffer, duration: Double) {
@@ -40,6 +48,9 @@ public struct AnimationFrame: Sendable {
 }
 
 extension AnimatedImageSource {
+    /// ``duration(at:)``: a source without a container stores what it plays.
+    public func storedDuration(at index: Int) -> Double { duration(at: index) }
+
     /// The sum of all frame durations, in seconds.
     public var totalDuration: Double { (0..<frameCount).reduce(0) { $0 + duration(at: $1) } }
 }

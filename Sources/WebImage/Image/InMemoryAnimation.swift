@@ -9,17 +9,24 @@
 public struct InMemoryAnimation: AnimatedImageSource {
     public let frames: [AnimationFrame]
     public let loopCount: Int
+    /// The stored delay of each frame (``AnimatedImageSource/storedDuration(at:)``); nil when the
+    /// frames store what they play.
+    public let storedDurations: [Double]?
 
-    /// `frames` must be non-empty and all the same size.
-    public init(frames: [AnimationFrame], loopCount: Int = 0) {
+    /// `frames` must be non-empty and all the same size; `storedDurations`, when given, holds one
+    /// stored delay per frame (frames copied from a decoded file keep its raw delays that way).
+    public init(frames: [AnimationFrame], loopCount: Int = 0, storedDurations: [Double]? = nil) {
         precondition(!frames.isEmpty, "an animation needs at least one frame")
+        precondition(storedDurations.map { $0.count == frames.count } ?? true, "one stored duration per frame")
         self.frames = frames
         self.loopCount = loopCount
+        self.storedDurations = storedDurations
     }
 
     public var frameCount: Int { frames.count }
     public var canvasSize: PixelSize { frames[0].pixels.size }
     public func duration(at index: Int) -> Double { frames[index].duration }
+    public func storedDuration(at index: Int) -> Double { storedDurations?[index] ?? frames[index].duration }
     public func frame(at index: Int) throws -> AnimationFrame { frames[index] }
 }
 
@@ -44,6 +51,7 @@ public struct MappedAnimation: AnimatedImageSource {
     public var frameCount: Int { base.frameCount }
     public var loopCount: Int { base.loopCount }
     public func duration(at index: Int) -> Double { base.duration(at: index) }
+    public func storedDuration(at index: Int) -> Double { base.storedDuration(at: index) }
     public func frame(at index: Int) throws -> AnimationFrame {
         let frame = try base.frame(at: index)
         return AnimationFrame(pixels: try transform(frame.pixels), duration: frame.duration)

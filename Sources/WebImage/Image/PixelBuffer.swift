@@ -51,14 +51,17 @@ public struct PixelBuffer: Hashable, Sendable {
     public init(width: Int, height: Int, alphaMode: AlphaMode, fill: RGBA8 = .clear) {
         let count = PixelSize(width: width, height: height).pixelCount
         precondition(width >= 0 && height >= 0 && count < Int.max / 4, "pixel buffer size \(width)×\(height) overflows")
-        let bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
-            for i in 0..<count {
-                buffer[4 * i] = fill.r
-                buffer[4 * i + 1] = fill.g
-                buffer[4 * i + 2] = fill.b
-                buffer[4 * i + 3] = fill.a
+        let bytes: [UInt8]
+        if fill == .clear {
+            bytes = [UInt8](repeating: 0, count: count * 4)
+        } else {
+            // One 4-byte store per pixel: r, g, b, a in memory order on any byte order.
+            let pattern = (UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24).littleEndian
+            bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                for i in 0..<count { raw.storeBytes(of: pattern, toByteOffset: i &* 4, as: UInt32.self) }
+                initialized = count * 4
             }
-            initialized = count * 4
         }
         self.init(width: width, height: height, alphaMode: alphaMode, bytes: bytes)
     }
