@@ -34,6 +34,13 @@ enum GIFFrameDecoder {
         }
         // Well-formed frames take the fast path; giflib decodes the rest (and names their faults).
         if let frame = GIFLZWDecoder.decode(bytes, container: container, record: record) { return frame }
+        return try decodeWithGiflib(bytes, container: container, record: record)
+    }
+
+    /// The frame decoded by giflib (the fallback, and the reference the fast path is tested against).
+    static func decodeWithGiflib(
+        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord
+    ) throws -> GIFIndexedFrame {
         var stream = GIFReadStream(
             head: UnsafeRawBufferPointer(rebasing: bytes[0..<container.headerLength]),
             tail: UnsafeRawBufferPointer(rebasing: bytes[record.descriptorOffset...]))
