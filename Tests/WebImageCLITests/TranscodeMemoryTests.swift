@@ -34,13 +34,17 @@ struct TranscodeMemoryTests {
         }
     }
 
+    /// The input GIF, encoded once by our GIF encoder for all three runs.
+    static let gif = Result {
+        let frames = MovingSquareFrames()
+        return try ImageCodersManager.standard().encode(
+            Image(pixels: try frames.frame(at: 0).pixels, format: .gif, animation: frames), as: .gif,
+            options: ImageEncodingOptions())
+    }
+
     static func input(in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("long.gif")
-        let frames = MovingSquareFrames()
-        let first = try frames.frame(at: 0).pixels
-        let data = try ImageCodersManager.standard().encode(
-            Image(pixels: first, format: .gif, animation: frames), as: .gif, options: ImageEncodingOptions())
-        try data.write(to: url)
+        try gif.get().write(to: url)
         return url
     }
 
