@@ -13,7 +13,8 @@ public import WebImage
 /// - Disposal 2 clears the frame's rectangle to transparent (browsers, ImageIO); 3 restores it.
 /// - Indices outside the palette are opaque black; a GIF without any palette reads as greys.
 /// - Loop count: the raw NETSCAPE2.0 (or ANIMEXTS1.0) value of the first such extension,
-///   0 = forever, and 1 when the extension is absent. Delays of 10 ms or less last 100 ms.
+///   0 = forever, and 1 when the extension is absent. Delays of 10 ms or less last 100 ms
+///   (``FrameDurationRule``); the stored delay is ``AnimatedImageSource/storedDuration(at:)``.
 /// - A file truncated after some complete frames keeps those frames; one without a complete frame
 ///   is `badImageData`. Stray bytes between blocks are skipped (GIF87a's rule).
 /// - `tooLarge` when the canvas, any frame, or the extent of all frames exceeds

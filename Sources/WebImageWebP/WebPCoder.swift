@@ -7,7 +7,9 @@ public import WebImage
 /// Still images are decoded by `WebPDecode` straight into the result's buffer, scaled by libwebp
 /// while decoding when a thumbnail or scale-down limit asks for a smaller size. Animations are
 /// composited by `WebPAnimDecoder` frame by frame on demand (see ``Image/animation``); their
-/// `ANIM` background colour is ignored (frames start on a transparent canvas). An `EXIF`
+/// `ANIM` background colour is ignored (frames start on a transparent canvas); frame durations
+/// of 10 ms or less play as 100 ms (``FrameDurationRule``), the stored milliseconds stay
+/// available (``AnimatedImageSource/storedDuration(at:)``). An `EXIF`
 /// orientation is exposed as ``Image/orientation``, not applied.
 ///
 /// Encoding writes lossy WebP at ``ImageEncodingOptions/quality``, or lossless WebP (keeping the

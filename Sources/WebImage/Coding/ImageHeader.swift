@@ -25,7 +25,7 @@ public struct ImageHeader: Hashable, Sendable {
     /// nil for still images.
     public var frameDurations: [Double]?
     /// Each frame's delay in seconds as the container stores it (before ``FrameDurationRule``),
-    /// for animations; nil for still images.
+    /// for animations; nil for still images. A reader that passes none gets `frameDurations`.
     public var storedFrameDurations: [Double]?
     /// Whether the image declares alpha; nil when that cannot be known without decoding.
     public var hasAlpha: Bool?
