@@ -18,7 +18,8 @@ import CJPEGShim
 /// 12-bit JPEGs are not supported by the linked libjpeg and throw `decodingFailed`.
 ///
 /// Encoding writes a baseline YCbCr JPEG with 4:2:0 chroma subsampling and optimised Huffman
-/// tables, at ``ImageEncodingOptions/qualityPercent``; transparent pixels are flattened over
+/// tables, at ``ImageEncodingOptions/qualityPercent`` (progressive with
+/// ``ImageEncodingOptions/progressive``: libjpeg's standard scan script); transparent pixels are flattened over
 /// ``ImageEncodingOptions/backgroundColor``; animated images encode their first frame.
 ///
 /// ```swift
@@ -28,7 +29,7 @@ import CJPEGShim
 /// let thumbnail = try coder.decode(data, options: options)
 /// let encoded = try coder.encode(thumbnail, as: .jpeg, options: ImageEncodingOptions(quality: 0.8))
 /// ```
-public struct JPEGCoder: ImageCoding {
+public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
     /// Creates the coder.
     public init() {}
 
@@ -54,6 +55,12 @@ public struct JPEGCoder: ImageCoding {
     /// alpha mode of `options` (JPEG pixels are always opaque).
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try JPEGDecoder.decode(data, options: options)
+    }
+
+    /// A decoder for a JPEG that is still arriving: one image per completed scan for progressive
+    /// files, the rows so far (mid-grey below) for baseline ones; thumbnails through DCT scaling.
+    public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
+        JPEGIncrementalDecoder(options: options)
     }
 
     /// Encodes the image (its first frame, if animated) as a JPEG.

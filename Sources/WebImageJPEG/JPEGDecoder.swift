@@ -16,7 +16,7 @@ enum JPEGDecoder {
                     .decodingFailed, "JPEG: libjpeg decodes to \(decodedSize), expected \(plan.decodedSize)")
             }
             // JPEG pixels are opaque, so straight and premultiplied are the same bytes.
-            var pixels = try PixelBuffer(
+            let pixels = try PixelBuffer(
                 width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode
             ) { buffer in
                 try decompression.readPixels(into: buffer, size: decodedSize)
@@ -25,19 +25,27 @@ enum JPEGDecoder {
                 }
             }
             try decompression.finish()
-
-            // libjpeg rounds a scaled size up, so the last column or row may hold less than a whole
-            // pixel of the image: resample from the exact scaled extent so nothing shifts.
-            if pixels.size != plan.targetSize {
-                let scale = Double(plan.scaleNumerator) / 8
-                pixels = Resampler.resample(
-                    pixels, to: plan.targetSize,
-                    sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale))
-            }
-            return Image(
-                pixels: pixels, scale: options.scaleFactor, orientation: header.orientation, format: .jpeg,
-                hasAlpha: false, originalPixelSize: plan.sourceSize)
+            return image(from: pixels, header: header, plan: plan, options: options)
         }
+    }
+
+    /// The image of `pixels`, decoded (and colour-converted) at the plan's DCT scale: resampled to
+    /// the target size, with the header's orientation.
+    static func image(
+        from decoded: PixelBuffer, header: JPEGDecompression.Header, plan: JPEGDecodePlan, options: ImageDecodingOptions
+    ) -> Image {
+        var pixels = decoded
+        // libjpeg rounds a scaled size up, so the last column or row may hold less than a whole
+        // pixel of the image: resample from the exact scaled extent so nothing shifts.
+        if pixels.size != plan.targetSize {
+            let scale = Double(plan.scaleNumerator) / 8
+            pixels = Resampler.resample(
+                pixels, to: plan.targetSize,
+                sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale))
+        }
+        return Image(
+            pixels: pixels, scale: options.scaleFactor, orientation: header.orientation, format: .jpeg,
+            hasAlpha: false, originalPixelSize: plan.sourceSize)
     }
 
     /// How `data` would be decoded with `options`, from its header alone (no pixels are decoded).
@@ -51,7 +59,7 @@ enum JPEGDecoder {
 
     /// Checks the pixel limit against the header, then picks the smallest DCT scale that still
     /// covers the target size.
-    private static func plan(
+    static func plan(
         for header: JPEGDecompression.Header, options: ImageDecodingOptions, decompression: JPEGDecompression
     ) throws -> JPEGDecodePlan {
         try options.checkPixelLimit(header.size)

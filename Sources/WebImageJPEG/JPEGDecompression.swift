@@ -10,7 +10,7 @@ final class JPEGDecompression {
     /// thousands of tiny scans are a known way to make a small file take minutes to decode.
     static let maxScans: Int32 = 500
 
-    private let decoder: OpaquePointer
+    let decoder: OpaquePointer
 
     /// The colour model and markers read by ``readHeader(_:)``.
     struct Header {
@@ -26,14 +26,19 @@ final class JPEGDecompression {
         var isCMYK: Bool { color == WEBIMAGE_JPEG_COLOR_CMYK || color == WEBIMAGE_JPEG_COLOR_YCCK }
     }
 
-    /// Creates a decompression whose libjpeg allocations stay in proportion to `maxPixelCount`.
-    init(maxPixelCount: Int) throws {
+    /// Creates a decompression whose libjpeg allocations stay in proportion to `maxPixelCount`;
+    /// an `incremental` one reads the bytes given to ``append(_:)`` through a suspending source.
+    init(maxPixelCount: Int, incremental: Bool = false) throws {
         // libjpeg's largest buffers are the coefficient arrays of progressive files: 2 bytes per
         // sample, at most 4 components. Twice that plus working memory never refuses an image that
         // passed the pixel limit, but bounds odd sampling layouts.
         let (samples, overflow) = max(0, maxPixelCount).multipliedReportingOverflow(by: 16)
         let bound = overflow || samples > Int.max - (64 << 20) ? 0 : samples + (64 << 20)
-        guard let decoder = webimage_jpeg_decoder_create(bound, Self.maxScans) else {
+        let made =
+            incremental
+            ? webimage_jpeg_decoder_create_incremental(bound, Self.maxScans)
+            : webimage_jpeg_decoder_create(bound, Self.maxScans)
+        guard let decoder = made else {
             throw WebImageError(.decodingFailed, "JPEG: cannot create a libjpeg decompressor")
         }
         self.decoder = decoder
@@ -48,16 +53,7 @@ final class JPEGDecompression {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("JPEG: no data") }
         var header = webimage_jpeg_header()
         try check(webimage_jpeg_read_header(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count, &header))
-        var exif: [UInt8]?
-        if let payload = header.exif, header.exif_length > 0 {
-            exif = Array(UnsafeBufferPointer(start: payload, count: header.exif_length))
-        }
-        return Header(
-            size: PixelSize(width: Int(header.width), height: Int(header.height)),
-            color: header.color,
-            isAdobeInverted: header.saw_adobe_marker != 0,
-            isProgressive: header.progressive != 0,
-            exif: exif)
+        return Header(header)
     }
 
     /// The size libjpeg would decode to at `numerator`/8, without decoding.
@@ -90,13 +86,30 @@ final class JPEGDecompression {
         try check(webimage_jpeg_finish(decoder))
     }
 
-    private func check(_ status: Int32) throws {
-        guard status != 0 else { return }
+    /// Turns a failed shim status (-1) into the ``WebImageError`` its failure kind calls for.
+    func check(_ status: Int32) throws {
+        guard status < 0 else { return }
         let message = "JPEG: " + String(cString: webimage_jpeg_decoder_message(decoder))
         switch webimage_jpeg_decoder_failure(decoder) {
         case WEBIMAGE_JPEG_FAILURE_TOO_LARGE: throw WebImageError(.tooLarge, message)
         case WEBIMAGE_JPEG_FAILURE_UNSUPPORTED: throw WebImageError(.decodingFailed, message)
         default: throw WebImageError.badData(message)
         }
+    }
+}
+
+extension JPEGDecompression.Header {
+    /// The header the shim filled in.
+    init(_ header: webimage_jpeg_header) {
+        var exif: [UInt8]?
+        if let payload = header.exif, header.exif_length > 0 {
+            exif = Array(UnsafeBufferPointer(start: payload, count: header.exif_length))
+        }
+        self.init(
+            size: PixelSize(width: Int(header.width), height: Int(header.height)),
+            color: header.color,
+            isAdobeInverted: header.saw_adobe_marker != 0,
+            isProgressive: header.progressive != 0,
+            exif: exif)
     }
 }

@@ -2,7 +2,7 @@ import CJPEGShim
 import Foundation
 import WebImage
 
-/// Encodes pixels as a baseline JPEG through libjpeg.
+/// Encodes pixels as a baseline or progressive JPEG through libjpeg.
 enum JPEGEncoder {
     /// libjpeg's largest supported dimension.
     static let maxDimension = 65_500
@@ -23,7 +23,7 @@ enum JPEGEncoder {
             message.withUnsafeMutableBufferPointer { text in
                 webimage_jpeg_encode_rgbx(
                     source.baseAddress, UInt32(opaque.width), UInt32(opaque.height), opaque.bytesPerRow,
-                    Int32(max(1, options.qualityPercent)), &output, &outputSize, text.baseAddress, text.count)
+                    Int32(max(1, options.qualityPercent)), options.progressive ? 1 : 0, &output, &outputSize, text.baseAddress, text.count)
             }
         }
         defer { webimage_jpeg_free(output) }

@@ -9,9 +9,9 @@ public import WebImage
 /// animation control data is broken (sequence numbers, missing `fdAT`, frames outside the canvas)
 /// the result is the static default image, as the APNG spec asks.
 ///
-/// Encoding writes RGB when the image is opaque and straight-alpha RGBA otherwise, and an APNG
-/// (full-canvas frames, each frame's stored duration as an exact fraction) for animated images or
-/// when asked for `.apng`.
+/// Encoding writes RGB when the image is opaque and straight-alpha RGBA otherwise (Adam7-interlaced
+/// with ``ImageEncodingOptions/progressive``), and an APNG (full-canvas frames, each frame's stored
+/// duration as an exact fraction) for animated images or when asked for `.apng`.
 ///
 /// ```swift
 /// let coder = PNGCoder()
@@ -63,6 +63,8 @@ public struct PNGCoder: ImageCoding {
             return Data(bytes)
         }
         let pixels = image.pixels
-        return Data(try PNGStillEncoder.encode(pixels, opaque: pixels.isOpaque, compressionLevel: level))
+        return Data(
+            try PNGStillEncoder.encode(
+                pixels, opaque: pixels.isOpaque, compressionLevel: level, interlaced: options.progressive))
     }
 }

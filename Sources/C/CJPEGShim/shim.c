@@ -8,6 +8,8 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#include "decoder.h"
+
 /* ---- Error handling ----------------------------------------------------------------------------
    libjpeg reports fatal errors through error_exit, which must not return: ours formats the message
    and longjmps back to the shim function that called libjpeg. Recoverable corruption arrives as
@@ -17,12 +19,6 @@
    rest of the picture would be made up, and truncated files must be reported. This matches the
    corpus reference: Pillow rejects exactly the truncated files and the ones where libjpeg errors,
    including errors in the markers after the last scan (see webimage_jpeg_finish). */
-
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-} webimage_jpeg_error_mgr;
 
 static void webimage_jpeg_error_exit(j_common_ptr cinfo) {
     webimage_jpeg_error_mgr *err = (webimage_jpeg_error_mgr *)cinfo->err;
@@ -48,7 +44,7 @@ static void webimage_jpeg_output_message(j_common_ptr cinfo) {
     (void)cinfo; /* never print */
 }
 
-static void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err) {
+void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err) {
     jpeg_std_error(&err->pub);
     err->pub.error_exit = webimage_jpeg_error_exit;
     err->pub.emit_message = webimage_jpeg_emit_message;
@@ -58,15 +54,7 @@ static void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err) {
 
 /* ---- Decoding --------------------------------------------------------------------------------- */
 
-struct webimage_jpeg_decoder {
-    struct jpeg_decompress_struct cinfo;
-    webimage_jpeg_error_mgr err;
-    struct jpeg_progress_mgr progress;
-    int max_scans;
-    int created;
-};
-
-static void webimage_jpeg_progress(j_common_ptr cinfo) {
+void webimage_jpeg_progress(j_common_ptr cinfo) {
     webimage_jpeg_decoder *decoder = (webimage_jpeg_decoder *)cinfo->client_data;
     if (decoder->max_scans > 0 && decoder->cinfo.input_scan_number > decoder->max_scans) {
         snprintf(decoder->err.message, sizeof decoder->err.message, "more than %d progressive scans",
@@ -104,6 +92,10 @@ webimage_jpeg_decoder *webimage_jpeg_decoder_create(long max_memory, int max_sca
 void webimage_jpeg_decoder_destroy(webimage_jpeg_decoder *decoder) {
     if (decoder == NULL) return;
     if (decoder->created) jpeg_destroy_decompress(&decoder->cinfo);
+    if (decoder->stream != NULL) {
+        free(decoder->stream->buffer);
+        free(decoder->stream);
+    }
     free(decoder);
 }
 
@@ -143,18 +135,8 @@ static webimage_jpeg_color webimage_jpeg_color_of(J_COLOR_SPACE space) {
 
 static const unsigned char webimage_exif_signature[6] = {'E', 'x', 'i', 'f', 0, 0};
 
-int webimage_jpeg_read_header(
-    webimage_jpeg_decoder *decoder, const unsigned char *data, size_t size, webimage_jpeg_header *header) {
+void webimage_jpeg_fill_header(webimage_jpeg_decoder *decoder, webimage_jpeg_header *header) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    memset(header, 0, sizeof *header);
-    if (setjmp(decoder->err.jump)) return -1;
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
-    if (jpeg_read_header(cinfo, TRUE) != JPEG_HEADER_OK) {
-        /* Only a tables-only datastream (no image) gets here with a memory source. */
-        snprintf(decoder->err.message, sizeof decoder->err.message, "JPEG datastream contains no image");
-        return -1;
-    }
     header->width = cinfo->image_width;
     header->height = cinfo->image_height;
     header->components = cinfo->num_components;
@@ -170,6 +152,21 @@ int webimage_jpeg_read_header(
             break;
         }
     }
+}
+
+int webimage_jpeg_read_header(
+    webimage_jpeg_decoder *decoder, const unsigned char *data, size_t size, webimage_jpeg_header *header) {
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    memset(header, 0, sizeof *header);
+    if (setjmp(decoder->err.jump)) return -1;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    if (jpeg_read_header(cinfo, TRUE) != JPEG_HEADER_OK) {
+        /* Only a tables-only datastream (no image) gets here with a memory source. */
+        snprintf(decoder->err.message, sizeof decoder->err.message, "JPEG datastream contains no image");
+        return -1;
+    }
+    webimage_jpeg_fill_header(decoder, header);
     return 0;
 }
 
@@ -242,7 +239,7 @@ typedef struct {
 } webimage_jpeg_encoder;
 
 static int webimage_jpeg_compress(webimage_jpeg_encoder *encoder, const unsigned char *pixels, unsigned int width,
-                                  unsigned int height, size_t stride, int quality) {
+                                  unsigned int height, size_t stride, int quality, int progressive) {
     struct jpeg_compress_struct *cinfo = &encoder->cinfo;
     if (setjmp(encoder->err.jump)) return -1;
     jpeg_create_compress(cinfo);
@@ -254,6 +251,7 @@ static int webimage_jpeg_compress(webimage_jpeg_encoder *encoder, const unsigned
     jpeg_set_defaults(cinfo); /* YCbCr, 2x2 luma sampling (4:2:0), islow DCT */
     jpeg_set_quality(cinfo, quality, TRUE);
     cinfo->optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(cinfo);
     jpeg_start_compress(cinfo, TRUE);
     while (cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo->next_scanline * stride);
@@ -265,7 +263,7 @@ static int webimage_jpeg_compress(webimage_jpeg_encoder *encoder, const unsigned
 
 int webimage_jpeg_encode_rgbx(
     const unsigned char *pixels, unsigned int width, unsigned int height, size_t stride, int quality,
-    unsigned char **output, size_t *output_size, char *message, size_t message_capacity) {
+    int progressive, unsigned char **output, size_t *output_size, char *message, size_t message_capacity) {
     *output = NULL;
     *output_size = 0;
     if (message_capacity > 0) message[0] = '\0';
@@ -276,7 +274,7 @@ int webimage_jpeg_encode_rgbx(
     }
     encoder->cinfo.err = &encoder->err.pub;
     webimage_jpeg_install_errors(&encoder->err);
-    int status = webimage_jpeg_compress(encoder, pixels, width, height, stride, quality);
+    int status = webimage_jpeg_compress(encoder, pixels, width, height, stride, quality, progressive);
     jpeg_destroy_compress(&encoder->cinfo);
     if (status == 0) {
         *output = encoder->buffer;

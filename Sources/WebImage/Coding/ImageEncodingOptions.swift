@@ -24,6 +24,10 @@ public struct ImageEncodingOptions: Hashable, Sendable {
     public var firstFrameOnly: Bool = false
     /// The colour that transparent pixels are composited onto for formats without alpha (JPEG).
     public var backgroundColor: RGBA8 = .white
+    /// Write the image so that it can be shown while it downloads: a progressive JPEG (libjpeg's
+    /// standard scan script: DC first, then spectral bands and refinements) or an Adam7-interlaced
+    /// PNG. Other formats ignore it.
+    public var progressive: Bool = false
 
     public init(
         quality: Double = 0.9,
@@ -32,7 +36,8 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         maxPixelSize: PixelSize? = nil,
         maxFileSize: Int? = nil,
         firstFrameOnly: Bool = false,
-        backgroundColor: RGBA8 = .white
+        backgroundColor: RGBA8 = .white,
+        progressive: Bool = false
     ) {
         self.quality = quality
         self.compressionLevel = compressionLevel
@@ -41,6 +46,7 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         self.maxFileSize = maxFileSize
         self.firstFrameOnly = firstFrameOnly
         self.backgroundColor = backgroundColor
+        self.progressive = progressive
     }
 
     /// ``quality`` clamped to 0…1 and mapped to a codec's 0…100 scale.

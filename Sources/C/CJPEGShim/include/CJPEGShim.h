@@ -87,13 +87,63 @@ int webimage_jpeg_read_pixels(webimage_jpeg_decoder *decoder, unsigned char *pix
 /* Reads the markers after the last scan up to EOI, so that corruption there is reported too. */
 int webimage_jpeg_finish(webimage_jpeg_decoder *decoder);
 
-/* Encodes `height` rows of `stride` bytes of R, G, B, X pixels (X ignored) as a baseline YCbCr
-   JPEG with 4:2:0 subsampling and optimised Huffman tables. On success `*output` is a malloc'd
+/* ---- Incremental decoding ----------------------------------------------------------------------
+   A decoder made with webimage_jpeg_decoder_create_incremental() reads from a suspending source:
+   bytes are appended as they arrive (copied; only the bytes libjpeg has not consumed yet are kept),
+   and every call below returns 1 when it got where it was going, 0 when it ran out of input
+   ("suspended": append more and call it again) and -1 on failure. Files with several scans
+   (progressive) are decoded in buffered-image mode: each completed scan can be shown. Single-scan
+   files are decoded row by row into a buffer the caller keeps. */
+
+/* A new incremental decoder, or NULL when out of memory (bounds as webimage_jpeg_decoder_create). */
+webimage_jpeg_decoder *webimage_jpeg_decoder_create_incremental(long max_memory, int max_scans);
+
+/* Appends the next bytes of the file; -1 when out of memory. */
+int webimage_jpeg_stream_append(webimage_jpeg_decoder *decoder, const unsigned char *data, size_t size);
+
+/* Reads the markers up to the first scan: 1 and `header` filled, 0 suspended, -1 failure. The EXIF
+   payload stays valid until the decoder is destroyed. */
+int webimage_jpeg_stream_read_header(webimage_jpeg_decoder *decoder, webimage_jpeg_header *header);
+
+/* Starts decompression at `scale_num`/8 (buffered-image mode for multi-scan files): 1 started (and
+   the output size and whether the file has several scans reported), 0 suspended, -1 failure. */
+int webimage_jpeg_stream_start(
+    webimage_jpeg_decoder *decoder, unsigned int scale_num, webimage_jpeg_output output, unsigned int *width,
+    unsigned int *height, int *multi_scan);
+
+/* What the decoder has got through so far. */
+typedef struct {
+    /* The file has several scans: previews come per completed scan. */
+    int multi_scan;
+    /* Multi-scan files: the number of scans whose data is all in. */
+    int completed_scans;
+    /* Single-scan files: the rows decoded into the caller's buffer so far. */
+    unsigned int rows;
+    /* Every scan is in and the end of the image (EOI) has been read. */
+    int complete;
+} webimage_jpeg_stream_progress;
+
+/* Consumes the input appended so far. Single-scan files decode their rows straight into `pixels`
+   (`height` rows of `stride` bytes, the same buffer on every call); multi-scan files only absorb the
+   coefficients (pixels may be NULL). 0 when the input ran out or the image is complete, -1 on
+   failure. */
+int webimage_jpeg_stream_consume(
+    webimage_jpeg_decoder *decoder, unsigned char *pixels, size_t stride, size_t height,
+    webimage_jpeg_stream_progress *progress);
+
+/* Multi-scan files: renders the image as of scan `scan` (the last completed one; every scan once
+   complete) into `pixels`, every row. Never waits for input: 1 rendered, -1 on failure. */
+int webimage_jpeg_stream_render(
+    webimage_jpeg_decoder *decoder, int scan, unsigned char *pixels, size_t stride, size_t height);
+
+/* Encodes `height` rows of `stride` bytes of R, G, B, X pixels (X ignored) as a YCbCr JPEG with
+   4:2:0 subsampling and optimised Huffman tables: baseline, or progressive with libjpeg's standard
+   scan script (jpeg_simple_progression) when `progressive` is non-zero. On success `*output` is a malloc'd
    buffer of `*output_size` bytes that the caller frees with webimage_jpeg_free(). On failure the
    message is written to `message` (at most `message_capacity` bytes, NUL-terminated). */
 int webimage_jpeg_encode_rgbx(
     const unsigned char *pixels, unsigned int width, unsigned int height, size_t stride, int quality,
-    unsigned char **output, size_t *output_size, char *message, size_t message_capacity);
+    int progressive, unsigned char **output, size_t *output_size, char *message, size_t message_capacity);
 
 /* Frees a buffer returned by webimage_jpeg_encode_rgbx(). */
 void webimage_jpeg_free(void *buffer);
