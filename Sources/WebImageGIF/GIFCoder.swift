@@ -31,7 +31,7 @@ public import WebImage
 /// let image = try coder.decode(data)
 /// let encoded = try coder.encode(image, as: .gif, options: ImageEncodingOptions())
 /// ```
-public struct GIFCoder: ImageCoding {
+public struct GIFCoder: ImageCoding, ImageProgressiveDecoding {
     /// Whether the encoder dithers images whose colours had to be reduced.
     public let dithering: Bool
 
@@ -54,6 +54,11 @@ public struct GIFCoder: ImageCoding {
     /// Decodes GIF data; see the type's documentation for the rules.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         try GIFDecoder.decode(data, options: options)
+    }
+
+    /// A decoder for a GIF that is still arriving: one image per completed frame, composited.
+    public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
+        GIFIncrementalDecoder(options: options)
     }
 
     /// Encodes `image` (every frame of an animation unless `options.firstFrameOnly`) as GIF.

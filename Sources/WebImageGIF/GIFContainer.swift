@@ -63,6 +63,8 @@ struct GIFContainer: Sendable {
     var frames: [GIFFrameRecord]
     /// The raw NETSCAPE2.0 / ANIMEXTS1.0 loop count (first one found), nil when absent.
     var rawLoopCount: Int?
+    /// Whether the walk ended at the trailer (0x3B): every block of the file is in.
+    var reachedTrailer = false
 
     /// Whether any frame declares a transparent index.
     var hasTransparency: Bool { frames.contains { $0.transparentIndex != nil } }
@@ -108,9 +110,11 @@ struct GIFContainer: Sendable {
         headerLength = offset
         reader.offset = offset
         var limiter = limits.map { GIFWalkLimiter(options: $0, screenSize: PixelSize(width: width, height: height)) }
-        let (frames, loopCount) = try Self.walkBlocks(&reader) { frame, count in
+        var trailer = false
+        let (frames, loopCount) = try Self.walkBlocks(&reader, reachedTrailer: &trailer) { frame, count in
             try limiter?.admit(frame, count: count) ?? true
         }
+        reachedTrailer = trailer
         self.frames = frames
         rawLoopCount = loopCount
         scannedLength = reader.offset
@@ -134,7 +138,7 @@ struct GIFContainer: Sendable {
     /// The complete images and the first loop count, up to the trailer or the first damage, or
     /// until `admit` (called with each frame and how many frames came before it) returns false.
     private static func walkBlocks(
-        _ reader: inout GIFByteReader, admit: (GIFFrameRecord, Int) throws -> Bool
+        _ reader: inout GIFByteReader, reachedTrailer: inout Bool, admit: (GIFFrameRecord, Int) throws -> Bool
     ) throws -> ([GIFFrameRecord], Int?) {
         var frames: [GIFFrameRecord] = []
         var loopCount: Int?
@@ -178,7 +182,8 @@ struct GIFContainer: Sendable {
                 frames.append(frame)
                 control = nil
             case 0x3B:
-                return (frames, loopCount)  // trailer
+                reachedTrailer = true
+                return (frames, loopCount)
             default:
                 continue  // stray byte between blocks: skipped, as the GIF87a spec and Pillow do
             }

@@ -18,7 +18,7 @@ public import WebImage
 /// let image = try coder.decode(data)
 /// let png = try coder.encode(image, as: .png, options: ImageEncodingOptions(compressionLevel: 9))
 /// ```
-public struct PNGCoder: ImageCoding {
+public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
     /// Creates a PNG/APNG coder.
     public init() {}
 
@@ -40,6 +40,12 @@ public struct PNGCoder: ImageCoding {
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard canDecode(data) else { throw WebImageError.badData("not PNG data (no PNG signature)") }
         return try PNGDecoder.decode(data, options: options)
+    }
+
+    /// A decoder for a PNG that is still arriving (libpng's progressive reader): the rows so far, or
+    /// one image per completed Adam7 pass for interlaced files; an APNG shows its default image.
+    public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
+        PNGIncrementalDecoder(options: options)
     }
 
     /// Encodes `image` as PNG, or as APNG when it is animated (and not ``ImageEncodingOptions/firstFrameOnly``)

@@ -21,7 +21,7 @@ public import WebImage
 /// let image = try coder.decode(data)
 /// let lossless = try coder.encode(image, as: .webp, options: .init(lossless: true))
 /// ```
-public struct WebPCoder: ImageCoding {
+public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
     /// Creates the coder (it holds no state).
     public init() {}
 
@@ -63,6 +63,12 @@ public struct WebPCoder: ImageCoding {
                 pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,
                 orientation: orientation, format: .webp, hasAlpha: header.hasAlpha, originalPixelSize: header.size)
         }
+    }
+
+    /// A decoder for a still WebP that is still arriving (libwebp's `WebPIDecoder`): the rows so far.
+    /// An animated WebP shows nothing until it has all arrived.
+    public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
+        WebPIncrementalDecoder(options: options)
     }
 
     /// Encodes `image` as WebP (animated when it has more than one frame and

@@ -46,6 +46,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
     var json = false
 
+    @Flag(help: "Decode images while they download; with --json, print a preview event for each partial image.")
+    var progressive = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -91,7 +94,7 @@ struct FetchCommand: AsyncParsableCommand {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
             thumbnail: transform.thumbnail, transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions)
+            encoding: transform.encodingOptions, progressive: progressive)
     }
 }
 

@@ -11,6 +11,8 @@ struct FetchSettings: Sendable {
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
+    /// Decode while downloading and report the previews (`--progressive`).
+    var progressive = false
 
     /// Whether the decoded image is the original one, so that the original bytes can be written.
     var keepsOriginalBytes: Bool { transformer == nil && thumbnail == nil }
@@ -21,6 +23,7 @@ struct FetchSettings: Sendable {
         if refresh { request.options.insert(.refreshCached) }
         if cacheOnly { request.options.insert(.fromCacheOnly) }
         if retryFailed { request.options.insert(.retryFailed) }
+        if progressive { request.options.insert(.progressiveLoad) }
         if noCache {
             request.queryCacheType = .none
             request.storeCacheType = .none
@@ -69,13 +72,24 @@ struct FetchJob: Sendable {
             }
         }
         defer { watcher.cancel() }
+        let previewWatcher = Task {
+            for await preview in task.previewUpdates {
+                display.preview(
+                    index, url: url, size: preview.image.pixelSize, received: preview.receivedBytes,
+                    expected: preview.expectedBytes)
+            }
+        }
+        defer { previewWatcher.cancel() }
         do {
             let response = try await task.response
+            // The previews end with the task: print them all before the result.
+            await previewWatcher.value
             let (data, written) = try settings.encoded(response, coders: session.manager.configuration.coders)
             let file = try files.write(data, for: response.url, format: written)
             return .finished(
                 url: url, response: response, bytes: data.count, format: written, elapsed: .now - start, file: file)
         } catch {
+            await previewWatcher.value
             return .failed(url: url, error: error, elapsed: .now - start)
         }
     }

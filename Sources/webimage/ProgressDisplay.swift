@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageKit
 
 /// How a run shows its progress.
 enum DisplayMode: Sendable, Equatable {
@@ -92,6 +93,17 @@ final class ProgressDisplay: Sendable {
         case .lines, .quiet:
             break
         }
+    }
+
+    /// A progressive preview of a running item was decoded (`fetch --progressive`): a `preview`
+    /// JSON event with its size and the bytes it was decoded from; the other modes show nothing.
+    func preview(_ id: Int, url: String, size: PixelSize, received: Int, expected: Int?) {
+        guard mode == .json else { return }
+        Terminal.out(
+            jsonLine(
+                ProgressEvent(
+                    event: "preview", url: url, received: received, expected: expected, width: size.width,
+                    height: size.height)))
     }
 
     /// Ctrl-C came: the cancellations that follow are counted but not printed one by one (the
@@ -203,4 +215,7 @@ private struct ProgressEvent: Encodable {
     var url: String
     var received: Int?
     var expected: Int?
+    /// Previews: the partial image's size.
+    var width: Int?
+    var height: Int?
 }

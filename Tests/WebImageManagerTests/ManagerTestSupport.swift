@@ -4,8 +4,9 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-/// The real coders, counting the decodes that reach them (to check coalescing).
-final class CountingCoders: ImageCoding {
+/// The real coders, counting the decodes that reach them (to check coalescing); incremental
+/// decoders come from the real coders too.
+final class CountingCoders: ImageCoding, ImageProgressiveDecoding {
     let base = ImageCodersManager.standard()
     private let counter = Mutex(0)
 
@@ -19,6 +20,9 @@ final class CountingCoders: ImageCoding {
     }
     func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         try base.encode(image, as: format, options: options)
+    }
+    func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
+        base.makeIncrementalDecoder(options: options)
     }
 }
 

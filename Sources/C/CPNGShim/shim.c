@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
+
 /* Chunks libpng would otherwise decompress or keep in memory that we never use: text, ICC profiles,
    suggested palettes. Skipping them bounds memory on hostile files (compressed text bombs). */
 static const png_byte ignored_chunks[] = {
@@ -62,6 +64,22 @@ static void decoder_read(png_structp png, png_bytep out, size_t length) {
     decoder->offset += length;
 }
 
+void webimage_png_configure_reader(png_structp png, uint64_t max_pixels) {
+    png_uint_32 side_max = PNG_UINT_31_MAX;
+    if (max_pixels > 0 && max_pixels < (uint64_t)PNG_UINT_31_MAX) {
+        side_max = (png_uint_32)max_pixels;
+    }
+    png_set_user_limits(png, side_max, side_max);
+    png_set_chunk_cache_max(png, 1000);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,
+                                (int)(sizeof ignored_chunks / 5));
+    /* A CRC error in an ancillary chunk rejects the file as in a critical one (libpng's default
+       would warn and skip the chunk): the bytes are damaged, and the reference decoder agrees. */
+    png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_ERROR_QUIT);
+
+}
+
 webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t size, uint64_t max_pixels) {
     webimage_png_decoder *decoder = (webimage_png_decoder *)calloc(1, sizeof(webimage_png_decoder));
     if (decoder == NULL) return NULL;
@@ -94,19 +112,7 @@ int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_h
        1,000,000 px per side would refuse legitimate strips, so a side may be as long as the whole
        pixel budget. Ancillary chunk memory stays bounded: at most 1000 chunks cached, at most
        8 MB per chunk. */
-    png_uint_32 side_max = PNG_UINT_31_MAX;
-    if (decoder->max_pixels > 0 && decoder->max_pixels < (uint64_t)PNG_UINT_31_MAX) {
-        side_max = (png_uint_32)decoder->max_pixels;
-    }
-    png_set_user_limits(png, side_max, side_max);
-    png_set_chunk_cache_max(png, 1000);
-    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,
-                                (int)(sizeof ignored_chunks / 5));
-    /* A CRC error in an ancillary chunk rejects the file as in a critical one (libpng's default
-       would warn and skip the chunk): the bytes are damaged, and the reference decoder agrees. */
-    png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_ERROR_QUIT);
-
+    webimage_png_configure_reader(png, decoder->max_pixels);
     png_read_info(png, info);
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
@@ -129,15 +135,11 @@ int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_h
     return 0;
 }
 
-int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder) {
-    png_structp png = decoder->png;
-    png_infop info = decoder->info;
-    if (setjmp(png_jmpbuf(png))) return -1;
+int webimage_png_set_rgba_transforms(png_structp png, png_infop info) {
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-
     /* Every colour type and depth to 8-bit RGBA, straight alpha, no gamma or colour management. */
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
@@ -145,7 +147,17 @@ int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder) {
     if (bit_depth == 16) png_set_strip_16(png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
     if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-    decoder->passes = png_set_interlace_handling(png);
+    return png_set_interlace_handling(png);
+}
+
+int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder) {
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (setjmp(png_jmpbuf(png))) return -1;
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    decoder->passes = webimage_png_set_rgba_transforms(png, info);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected decoded row size");
     return 0;

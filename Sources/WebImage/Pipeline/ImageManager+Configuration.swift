@@ -39,6 +39,12 @@ extension ImageManager {
         public var shouldBlockFailedURL: (@Sendable (URL, any Error) -> Bool)?
         /// Rewrites every request before it runs (SDWebImage's `optionsProcessor`).
         public var optionsProcessor: (@Sendable (ImageRequest) -> ImageRequest)?
+        /// The shortest time between two previews of one download
+        /// (``ImageRequest/Options/progressiveLoad``); 0 delivers one whenever the bytes show more.
+        /// Between two due times arriving bytes are decoded but not rendered. Default 100 ms.
+        public var progressiveInterval: Duration = .milliseconds(100)
+        /// The clock that times ``progressiveInterval``: the continuous clock, or a manual one in tests.
+        public var progressiveClock: any Clock<Duration> = ContinuousClock()
         /// Where the manager logs (failures at `.warning`, stages at `.trace`).
         public var logger = Logger(label: "WebImage.ImageManager")
         /// The prefix of the manager's metric labels (`<prefix>_requests_total`, …).

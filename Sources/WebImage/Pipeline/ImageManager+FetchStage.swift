@@ -50,17 +50,18 @@ extension ImageManager {
         job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none)))
     }
 
-    /// Downloads, forwarding progress and (for progressive loads) decoded previews.
+    /// Downloads, forwarding progress and (for progressive loads) previews from one incremental
+    /// decoder fed as the bytes arrive.
     private func download(
         _ plan: RequestPlan, job: SharedJob<FetchedImage>, loader: any ImageLoading, revalidation: HTTPCacheMetadata?
     ) async throws -> ImageLoad.Result {
-        let progressive = plan.options.contains(.progressiveLoad)
         let loadTask = loader.load(plan.loadRequest(priority: job.priority, revalidation: revalidation))
         job.onPriorityChange { loadTask.setPriority($0) }
         defer { job.onPriorityChange(nil) }
         metrics.downloads.increment()
         return try await timed(.download, plan, key: plan.originalKey) {
-            try await withTaskCancellationHandler {
+            let previewer = makePreviewer(plan)
+            return try await withTaskCancellationHandler {
                 for try await event in loadTask.events {
                     switch event {
                     case .response:
@@ -69,8 +70,10 @@ extension ImageManager {
                         let partial = progress.partialData
                         progress.partialData = nil
                         job.send(.progress(progress))
-                        if progressive, let partial, let preview = await previewImage(partial, plan: plan) {
-                            job.send(.preview(preview))
+                        if let previewer, let partial,
+                            let image = try? await limiter.run({ previewer.preview(for: partial) })
+                        {
+                            job.send(.preview(ImageTask.Preview(image: image, progress: progress)))
                         }
                     case .finished(let result):
                         return result
@@ -83,12 +86,15 @@ extension ImageManager {
         }
     }
 
-    /// A partial image from the bytes so far, when the coder can make one.
-    private func previewImage(_ data: Data, plan: RequestPlan) async -> Image? {
+    /// The download's previewer, for progressive loads whose decoder can decode incrementally
+    /// (``ImageProgressiveDecoding``; the standard coders all can).
+    private func makePreviewer(_ plan: RequestPlan) -> ProgressivePreviewer? {
+        guard plan.options.contains(.progressiveLoad) else { return nil }
         let decoder: any ImageDecoding = plan.request.decoding.coder ?? configuration.coders
-        var options = plan.decoding
-        options.firstFrameOnly = true
-        return try? await limiter.run { try decoder.decodeWrappingErrors(data, options: options) }
+        guard let progressive = decoder as? any ImageProgressiveDecoding else { return nil }
+        return ProgressivePreviewer(
+            decoder: progressive.makeIncrementalDecoder(options: plan.decoding),
+            interval: configuration.progressiveInterval, clock: configuration.progressiveClock)
     }
 
     /// Writes the original bytes to disk in the background unless the request waits for the

@@ -105,7 +105,7 @@ extension ImageManager {
         let sink: SharedJob<FetchedImage>.Sink = { event in
             switch event {
             case .progress(let progress): final.send(.progress(progress))
-            case .preview(let image): final.send(.preview(image))
+            case .preview(let preview): final.send(.preview(preview))
             case .value(let fetched): continuation.yield(fetched)
             case .finished(let error):
                 if let error { continuation.finish(throwing: error) } else { continuation.finish() }

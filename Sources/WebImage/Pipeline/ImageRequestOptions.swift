@@ -21,7 +21,10 @@ extension ImageRequest {
         public static let lowPriority = Options(rawValue: 1 << 1)
         /// Download at high priority.
         public static let highPriority = Options(rawValue: 1 << 2)
-        /// Decode partial data as it arrives and deliver previews.
+        /// Decode the bytes as they arrive and deliver previews through ``ImageTask/previews``: one
+        /// incremental decoder per download (``ImageIncrementalDecoding``), at most one preview every
+        /// ``ImageManager/Configuration/progressiveInterval``, each at the request's thumbnail size;
+        /// never after the final image, never stored in a cache.
         public static let progressiveLoad = Options(rawValue: 1 << 3)
         /// Deliver the cached image, then revalidate it with the stored HTTP validators.
         public static let refreshCached = Options(rawValue: 1 << 4)

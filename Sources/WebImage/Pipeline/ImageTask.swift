@@ -21,6 +21,8 @@ public final class ImageTask: Sendable {
     public let progress: AsyncStream<ImageLoad.Progress>
     /// Progressive partial images (``ImageRequest/Options/progressiveLoad``); ends when the task ends.
     public let previews: AsyncStream<Image>
+    /// The same previews with the download's progress when each was decoded; ends when the task ends.
+    public let previewUpdates: AsyncStream<Preview>
     /// Every response: one, or two for `refreshCached` (the cached image, then the new one).
     /// Throws the request's error.
     public let responses: AsyncThrowingStream<ImageResponse, any Error>
@@ -36,12 +38,14 @@ public final class ImageTask: Sendable {
     private let state: Mutex<State>
     private let progressContinuation: AsyncStream<ImageLoad.Progress>.Continuation
     private let previewContinuation: AsyncStream<Image>.Continuation
+    private let previewUpdateContinuation: AsyncStream<Preview>.Continuation
     private let responseContinuation: AsyncThrowingStream<ImageResponse, any Error>.Continuation
 
     init(request: ImageRequest) {
         self.request = request
         (progress, progressContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
         (previews, previewContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4))
+        (previewUpdates, previewUpdateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4))
         (responses, responseContinuation) = AsyncThrowingStream.makeStream()
         state = Mutex(State(priority: request.priority))
     }
@@ -107,8 +111,10 @@ public final class ImageTask: Sendable {
         switch event {
         case .progress(let value):
             progressContinuation.yield(value)
-        case .preview(let image):
-            previewContinuation.yield(image)
+        case .preview(let preview):
+            // Never after the final image: the streams end with the task.
+            previewContinuation.yield(preview.image)
+            previewUpdateContinuation.yield(preview)
         case .value(let response):
             let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
@@ -135,11 +141,31 @@ public final class ImageTask: Sendable {
             for waiter in waiters { waiter.resume(with: outcome) }
             progressContinuation.finish()
             previewContinuation.finish()
+            previewUpdateContinuation.finish()
             if case .failure(let error) = outcome {
                 responseContinuation.finish(throwing: error)
             } else {
                 responseContinuation.finish()
             }
+        }
+    }
+}
+
+extension ImageTask {
+    /// A progressive preview and how much of the download it was decoded from.
+    public struct Preview: Sendable {
+        /// The partial image (at the request's thumbnail size, if any).
+        public var image: Image
+        /// The bytes received when it was decoded.
+        public var receivedBytes: Int
+        /// The expected length of the download, when known.
+        public var expectedBytes: Int?
+
+        /// A preview of `image`, decoded when `progress` had arrived.
+        public init(image: Image, progress: ImageLoad.Progress) {
+            self.image = image
+            receivedBytes = progress.receivedBytes
+            expectedBytes = progress.expectedBytes
         }
     }
 }

@@ -5,7 +5,7 @@ enum JobEvent<Value: Sendable>: Sendable {
     /// Bytes arrived.
     case progress(ImageLoad.Progress)
     /// A progressive partial image.
-    case preview(Image)
+    case preview(ImageTask.Preview)
     /// A result; a job may deliver more than one (refreshCached: the cached one, then the new one).
     case value(Value)
     /// The job ended: `nil` after its last value, or the error.

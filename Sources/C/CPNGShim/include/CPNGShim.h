@@ -39,6 +39,40 @@ const char *webimage_png_decoder_message(const webimage_png_decoder *decoder);
 /** Frees the reader. */
 void webimage_png_decoder_destroy(webimage_png_decoder *decoder);
 
+/* ---- Progressive decoding (png_process_data) ---- */
+
+/** A progressive libpng reader: bytes are pushed as they arrive and decoded into an RGBA8
+    straight-alpha bitmap the reader owns (transparent black until rows arrive). */
+typedef struct webimage_png_stream webimage_png_stream;
+
+/** What the reader has got through so far. */
+typedef struct webimage_png_stream_progress {
+    /** IHDR has been read (header valid) and the bitmap allocated. */
+    int has_header;
+    webimage_png_header header;
+    /** Rows of the current pass decoded so far (non-interlaced: rows of the image). */
+    uint32_t rows;
+    /** Adam7 passes complete (0...7; non-interlaced: 1 once every row is in). */
+    int completed_passes;
+    /** The image data has ended (IEND or the end of IDAT). */
+    int complete;
+} webimage_png_stream_progress;
+
+/** A new reader; `max_pixels` (> 0) is checked against IHDR before the bitmap is allocated. NULL when
+    out of memory. */
+webimage_png_stream *webimage_png_stream_create(uint64_t max_pixels);
+/** Pushes the next bytes: 0, or -1 on failure (the message and too_large say why). */
+int webimage_png_stream_feed(webimage_png_stream *stream, const uint8_t *data, size_t size,
+                             webimage_png_stream_progress *progress);
+/** The bitmap: height rows of width * 4 bytes (NULL before the header). */
+const uint8_t *webimage_png_stream_pixels(const webimage_png_stream *stream);
+/** 1 when the failure was the size exceeding the limit. */
+int webimage_png_stream_too_large(const webimage_png_stream *stream);
+/** libpng's last error message (never NULL). */
+const char *webimage_png_stream_message(const webimage_png_stream *stream);
+/** Frees the reader and its bitmap. */
+void webimage_png_stream_destroy(webimage_png_stream *stream);
+
 /* ---- Encoding ---- */
 
 /** What to write: IHDR fields, optional PLTE/tRNS, and how rows are laid out. */
