@@ -64,12 +64,14 @@ public enum ProgressiveFixtures {
     }
 
     /// A JPEG cut into one part per scan: the first part holds the header and the first scan, each
-    /// later part the next scan (the last part also the end marker). Fed in order, each part
-    /// completes exactly one more scan.
+    /// later part the next scan; every part but the last ends with the header of the scan after
+    /// it (the last with the end marker). A decoder knows a scan is over only when it meets the
+    /// marker that follows it, so fed in order, each part completes exactly one more scan.
     public static func jpegScanParts(_ data: Data) -> [Data] {
         let starts = jpegScanStarts(data)
         guard starts.count > 1 else { return [data] }
-        var cuts = Array(starts.dropFirst())
+        let bytes = [UInt8](data)
+        var cuts = starts.dropFirst().map { start in start + 2 + (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])) }
         cuts.append(data.count)
         var parts: [Data] = []
         var from = 0

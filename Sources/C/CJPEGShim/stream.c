@@ -200,8 +200,11 @@ int webimage_jpeg_stream_render(
         }
         stream->output_unfinished = 0;
     }
-    /* An output scan whose input is complete (or older than the input's) never makes
-       jpeg_read_scanlines wait for data. */
+    /* An output scan whose input is complete never makes jpeg_read_scanlines wait for data, except
+       through block smoothing: it wants the input two rows ahead in the scan's own DC data, which
+       only holds once the next scan has begun (or the image is complete). Until then the pass is
+       rendered without smoothing (blockier early scans; a complete image is never smoothed). */
+    cinfo->do_block_smoothing = (cinfo->input_scan_number > scan || stream->complete) ? TRUE : FALSE;
     if (!jpeg_start_output(cinfo, scan)) {
         snprintf(decoder->err.message, sizeof decoder->err.message, "JPEG output pass suspended");
         return -1;
