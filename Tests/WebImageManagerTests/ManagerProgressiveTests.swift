@@ -67,8 +67,8 @@ struct ManagerProgressiveTests {
             let final = try await task.response
             #expect(final.image.pixels == (try JPEGCoder().decode(jpeg)).pixels)
             #expect(previews.last?.image.pixels == final.image.pixels)
-            // The previews stream ended with the task: nothing after the final image.
-            var rest = task.previews.makeAsyncIterator()
+            // The previews ended with the task: nothing after the final image.
+            var rest = task.previewUpdates.makeAsyncIterator()
             #expect(await rest.next() == nil)
         }
     }
