@@ -65,6 +65,9 @@ struct GIFContainer: Sendable {
     var rawLoopCount: Int?
     /// Whether the walk ended at the trailer (0x3B): every block of the file is in.
     var reachedTrailer = false
+    /// The image the walk stopped in: its descriptor is in, its data is cut (a file still
+    /// arriving, or truncated). Not in ``frames``.
+    var partialFrame: GIFFrameRecord?
 
     /// Whether any frame declares a transparent index.
     var hasTransparency: Bool { frames.contains { $0.transparentIndex != nil } }
@@ -91,7 +94,13 @@ struct GIFContainer: Sendable {
     /// ``ImageDecodingOptions/maxAnimationPixelCount`` (all `tooLarge`). The walk stops after
     /// frame 0 when ``ImageDecodingOptions/firstFrameOnly`` is set. Without `limits` (a header
     /// probe) every frame is indexed and nothing is refused for its size.
-    init(parsing bytes: UnsafeRawBufferPointer, limits: ImageDecodingOptions? = nil) throws {
+    ///
+    /// With `allowsPartialFirstFrame` (incremental decoding), a file whose first image is still
+    /// arriving is accepted: ``frames`` is empty, ``partialFrame`` holds it and the canvas is sized
+    /// from it.
+    init(
+        parsing bytes: UnsafeRawBufferPointer, limits: ImageDecodingOptions? = nil, allowsPartialFirstFrame: Bool = false
+    ) throws {
         guard Self.hasSignature(bytes) else { throw WebImageError.badData("not a GIF (bad signature)") }
         guard bytes.count >= 13 else { throw WebImageError.badData("GIF truncated in the logical screen descriptor") }
         var reader = GIFByteReader(bytes: bytes, offset: 6)
@@ -111,14 +120,18 @@ struct GIFContainer: Sendable {
         reader.offset = offset
         var limiter = limits.map { GIFWalkLimiter(options: $0, screenSize: PixelSize(width: width, height: height)) }
         var trailer = false
-        let (frames, loopCount) = try Self.walkBlocks(&reader, reachedTrailer: &trailer) { frame, count in
+        var partial: GIFFrameRecord?
+        let (frames, loopCount) = try Self.walkBlocks(
+            &reader, reachedTrailer: &trailer, recordsPartialFirstFrame: allowsPartialFirstFrame, partialFrame: &partial
+        ) { frame, count in
             try limiter?.admit(frame, count: count) ?? true
         }
         reachedTrailer = trailer
+        partialFrame = partial
         self.frames = frames
         rawLoopCount = loopCount
         scannedLength = reader.offset
-        guard let first = frames.first else {
+        guard let first = frames.first ?? (allowsPartialFirstFrame ? partial : nil) else {
             throw WebImageError.badData("GIF has no complete image")
         }
         canvasSize = Self.canvas(screen: screenSize, first: first.rect)
@@ -138,7 +151,9 @@ struct GIFContainer: Sendable {
     /// The complete images and the first loop count, up to the trailer or the first damage, or
     /// until `admit` (called with each frame and how many frames came before it) returns false.
     private static func walkBlocks(
-        _ reader: inout GIFByteReader, reachedTrailer: inout Bool, admit: (GIFFrameRecord, Int) throws -> Bool
+        _ reader: inout GIFByteReader, reachedTrailer: inout Bool, recordsPartialFirstFrame: Bool,
+        partialFrame: inout GIFFrameRecord?,
+        admit: (GIFFrameRecord, Int) throws -> Bool
     ) throws -> ([GIFFrameRecord], Int?) {
         var frames: [GIFFrameRecord] = []
         var loopCount: Int?
@@ -167,8 +182,6 @@ struct GIFContainer: Sendable {
                 if flags & 0x80 != 0 {
                     guard reader.skip(3 << (Int(flags & 0x07) + 1)) else { return (frames, loopCount) }
                 }
-                // LZW minimum code size, then the data sub-blocks (only skipped here).
-                guard reader.byte() != nil, reader.skipSubBlocks() else { return (frames, loopCount) }
                 let rect = GIFRect(
                     x: Int(descriptor[0]) | Int(descriptor[1]) << 8,
                     y: Int(descriptor[2]) | Int(descriptor[3]) << 8,
@@ -178,6 +191,12 @@ struct GIFContainer: Sendable {
                     descriptorOffset: start, rect: rect, interlaced: flags & 0x40 != 0,
                     disposal: control?.disposal ?? .keep, transparentIndex: control?.transparent,
                     delayCentiseconds: control?.delay ?? 0)
+                // LZW minimum code size, then the data sub-blocks (only skipped here).
+                guard reader.byte() != nil, reader.skipSubBlocks() else {
+                    // Only asked for by incremental decoding, and only for the first image.
+                    if recordsPartialFirstFrame, frames.isEmpty, try admit(frame, 0) { partialFrame = frame }
+                    return (frames, loopCount)
+                }
                 guard try admit(frame, frames.count) else { return (frames, loopCount) }
                 frames.append(frame)
                 control = nil

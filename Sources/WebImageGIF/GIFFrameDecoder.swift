@@ -22,8 +22,12 @@ enum GIFFrameDecoder {
     ///
     /// Throws `tooLarge` when the frame's declared area exceeds `maxPixelCount` (before
     /// allocating), `badImageData` when giflib rejects the data.
+    ///
+    /// With `partial` (a non-interlaced image still arriving), the rows decoded before the data
+    /// ran out are returned as a shorter frame (none: `nil` rows, an error).
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int
+        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int,
+        partial: Bool = false
     ) throws -> GIFIndexedFrame {
         let area = PixelSize(width: record.rect.width, height: record.rect.height)
         if area.pixelCount > maxPixelCount {
@@ -68,16 +72,23 @@ enum GIFFrameDecoder {
             }
             // Uninitialised storage that giflib fills row by row: corrupt data throws out of the
             // initialiser, so the rows never written are never touched (nor counted in memory).
+            var rows = height
             let indices = try [UInt8](unsafeUninitializedCapacity: width * height) { raster, initialized in
                 guard let base = raster.baseAddress else { return }
-                for row in rowOrder(height: height, interlaced: description.Interlace) {
+                for (done, row) in rowOrder(height: height, interlaced: description.Interlace).enumerated() {
                     guard DGifGetLine(gif, base + row * width, Int32(width)) == GIF_OK else {
+                        // Rows come in order when not interlaced: the first `done` are whole.
+                        if partial, !description.Interlace, done > 0 {
+                            rows = done
+                            initialized = done * width
+                            return
+                        }
                         throw gifError(gif.pointee.Error, "corrupt GIF image data")
                     }
                 }
                 initialized = width * height
             }
-            return GIFIndexedFrame(width: width, height: height, indices: indices, palette: palette)
+            return GIFIndexedFrame(width: width, height: rows, indices: indices, palette: palette)
         }
     }
 

@@ -2,19 +2,25 @@ import Foundation
 import WebImage
 
 /// Decodes a GIF while it arrives: one image per completed frame, composited as the animation
-/// shows it (the latest complete frame over what the earlier ones left).
+/// shows it (the latest complete frame over what the earlier ones left); while the first frame
+/// arrives, its rows so far (a non-interlaced first frame; below them, the canvas's initial fill).
 ///
 /// Each append walks the block structure (one length byte per 255 data bytes) and decompresses
-/// only the frames it completes; the canvas is kept from call to call. The logical screen is
-/// checked against the pixel limit from the 13-byte header, the canvas and every frame as the walk
-/// meets them, and the animation budget as frames are counted, as in a one-shot decode. The file's
-/// bytes are kept, since giflib reads each frame from its own offset.
+/// only the frames it completes; the canvas is kept from call to call. Only the first frame's
+/// partial rows are decoded again from its start at each append, until it is complete. The logical
+/// screen is checked against the pixel limit from the 13-byte header, the canvas and every frame
+/// as the walk meets them, and the animation budget as frames are counted, as in a one-shot decode.
+/// The file's bytes are kept, since giflib reads each frame from its own offset.
 final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     private let options: ImageDecodingOptions
     private var bytes: [UInt8] = []
     private var container: GIFContainer?
     private var canvas: GIFCanvas?
     private var shownFrames = 0
+    /// The first frame's rows so far, drawn on a canvas of their own, until the frame is complete.
+    private var partialCanvas: GIFCanvas?
+    private var partialRows = 0
+    private var shownPartialRows = 0
 
     init(options: ImageDecodingOptions) {
         var walk = options
@@ -37,23 +43,58 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         }
         let parsed: GIFContainer
         do {
-            parsed = try bytes.withUnsafeBytes { try GIFContainer(parsing: $0, limits: options) }
+            parsed = try bytes.withUnsafeBytes {
+                try GIFContainer(parsing: $0, limits: options, allowsPartialFirstFrame: true)
+            }
         } catch let error as WebImageError where error.code == .badImageData {
-            return  // no complete image yet
+            return  // not even the first image's descriptor yet
         }
         container = parsed
         try options.checkPixelLimit(parsed.canvasSize)
+        if parsed.frames.isEmpty {
+            if let first = parsed.partialFrame { try drawPartialFirstFrame(first, container: parsed) }
+            return
+        }
+        partialCanvas = nil
         let renderer = GIFRenderer(bytes: bytes, container: parsed, maxPixelCount: options.maxPixelCount)
         if (canvas?.drawnFrames ?? 0) < parsed.frames.count {
             try renderer.advance(&canvas, to: parsed.frames.count - 1)
         }
     }
 
+    /// Decodes the rows of the first frame that have arrived (giflib cannot suspend, so from the
+    /// frame's start each time) and draws them on a fresh canvas.
+    private func drawPartialFirstFrame(_ record: GIFFrameRecord, container: GIFContainer) throws {
+        guard !record.interlaced else { return }
+        let frame: GIFIndexedFrame
+        do {
+            frame = try bytes.withUnsafeBytes {
+                try GIFFrameDecoder.decode(
+                    $0, container: container, record: record, maxPixelCount: options.maxPixelCount, partial: true)
+            }
+        } catch let error as WebImageError where error.code == .badImageData {
+            return  // no whole row yet
+        }
+        guard frame.height > partialRows else { return }
+        var fresh = GIFCanvas(size: container.canvasSize, firstRecord: record, firstPalette: frame.palette)
+        fresh.draw(frame, record: record)
+        partialCanvas = fresh
+        partialRows = frame.height
+    }
+
     func currentImage() throws -> Image? {
-        guard let container, let canvas, canvas.drawnFrames > shownFrames else { return nil }
-        shownFrames = canvas.drawnFrames
+        guard let container else { return nil }
+        let pixels: PixelBuffer
+        if let canvas, canvas.drawnFrames > shownFrames {
+            shownFrames = canvas.drawnFrames
+            pixels = canvas.buffer
+        } else if canvas == nil, let partialCanvas, partialRows > shownPartialRows {
+            shownPartialRows = partialRows
+            pixels = partialCanvas.buffer
+        } else {
+            return nil
+        }
         let output = GIFOutput(size: options.targetSize(for: container.canvasSize), alphaMode: options.alphaMode)
-        let pixels = canvas.buffer
         return Image(
             pixels: output.shape(pixels), scale: options.scaleFactor, format: .gif,
             hasAlpha: container.hasTransparency || !pixels.isOpaque, originalPixelSize: container.canvasSize)

@@ -22,14 +22,34 @@ struct GIFIncrementalTests {
         }
     }
 
-    @Test func anAnimationShowsFramesAsTheyComplete() throws {
+    @Test func theFirstFrameShowsItsRowsWhileItArrivesThenEachFrameOnce() throws {
         let data = try GIFCoder().encode(ImageFixtures.animation(frames: 4), as: .gif, options: ImageEncodingOptions())
-        let parts = try ProgressiveFixtures.previewParts(data, decoder: GIFCoder().makeIncrementalDecoder(options: ImageDecodingOptions()))
-        #expect(parts.count == 4)
         let decoder = GIFCoder().makeIncrementalDecoder(options: ImageDecodingOptions())
-        try decoder.append(parts[0])
-        #expect(try decoder.currentImage()?.pixelSize == PixelSize(width: 32, height: 32))
+        let images = try ProgressiveFixtures.feed(data.map { Data([$0]) }, to: decoder)
+        #expect(decoder.isComplete)
+        // Rows of frame 0 first (the square's rows, then the rest), then one image per frame.
+        #expect(images.count > 4)
+        for (index, image) in images.suffix(4).enumerated() {
+            #expect(image.pixels == ImageFixtures.movingSquare(index: index), "frame \(index)")
+        }
+        let firstRows = images[0].pixels
+        #expect(firstRows.size == PixelSize(width: 32, height: 32))
+        #expect(firstRows[0, 0] == ImageFixtures.movingSquare(index: 0)[0, 0])
+        #expect(firstRows != ImageFixtures.movingSquare(index: 0))
+    }
+
+    @Test func aTruncatedFirstFrameShowsTheRowsThatArrived() throws {
+        let pixels = ProgressiveFixtures.texture(width: 40, height: 40)
+        let data = try GIFCoder().encode(Image(pixels: pixels), as: .gif, options: ImageEncodingOptions())
+        let final = try GIFCoder().decode(data).pixels
+        let decoder = GIFCoder().makeIncrementalDecoder(options: ImageDecodingOptions())
+        try decoder.append(data.prefix(data.count / 2))
+        let partial = try #require(try decoder.currentImage()).pixels
         #expect(!decoder.isComplete)
+        #expect(Array(partial.bytes.prefix(40 * 4 * 2)) == Array(final.bytes.prefix(40 * 4 * 2)))
+        #expect(partial != final)
+        try decoder.append(data.dropFirst(data.count / 2))
+        #expect(try decoder.currentImage()?.pixels == final)
     }
 
     @Test func thePixelLimitIsCheckedFromTheHeader() throws {
