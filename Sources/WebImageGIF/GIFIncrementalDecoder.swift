@@ -7,7 +7,8 @@ import WebImage
 ///
 /// Each append walks the block structure (one length byte per 255 data bytes) and decompresses
 /// only the frames it completes; the canvas is kept from call to call. Only the first frame's
-/// partial rows are decoded again from its start at each append, until it is complete. The logical
+/// partial rows are decoded again from its start, each time an image is asked for until the frame
+/// is complete. The logical
 /// screen is checked against the pixel limit from the 13-byte header, the canvas and every frame
 /// as the walk meets them, and the animation budget as frames are counted, as in a one-shot decode.
 /// The file's bytes are kept, since giflib reads each frame from its own offset.
@@ -17,9 +18,8 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     private var container: GIFContainer?
     private var canvas: GIFCanvas?
     private var shownFrames = 0
-    /// The first frame's rows so far, drawn on a canvas of their own, until the frame is complete.
-    private var partialCanvas: GIFCanvas?
-    private var partialRows = 0
+    /// The first frame while it arrives (non-interlaced): decoded only when an image is asked for.
+    private var partialFirstFrame: GIFFrameRecord?
     private var shownPartialRows = 0
 
     init(options: ImageDecodingOptions) {
@@ -52,20 +52,19 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         container = parsed
         try options.checkPixelLimit(parsed.canvasSize)
         if parsed.frames.isEmpty {
-            if let first = parsed.partialFrame { try drawPartialFirstFrame(first, container: parsed) }
+            partialFirstFrame = parsed.partialFrame.flatMap { $0.interlaced ? nil : $0 }
             return
         }
-        partialCanvas = nil
+        partialFirstFrame = nil
         let renderer = GIFRenderer(bytes: bytes, container: parsed, maxPixelCount: options.maxPixelCount)
         if (canvas?.drawnFrames ?? 0) < parsed.frames.count {
             try renderer.advance(&canvas, to: parsed.frames.count - 1)
         }
     }
 
-    /// Decodes the rows of the first frame that have arrived (giflib cannot suspend, so from the
-    /// frame's start each time) and draws them on a fresh canvas.
-    private func drawPartialFirstFrame(_ record: GIFFrameRecord, container: GIFContainer) throws {
-        guard !record.interlaced else { return }
+    /// The rows of the first frame that have arrived (giflib cannot suspend, so decoded from the
+    /// frame's start each time), drawn on a fresh canvas; `nil` without a new whole row.
+    private func partialFirstFrameCanvas(_ record: GIFFrameRecord, container: GIFContainer) throws -> GIFCanvas? {
         let frame: GIFIndexedFrame
         do {
             frame = try bytes.withUnsafeBytes {
@@ -73,13 +72,13 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
                     $0, container: container, record: record, maxPixelCount: options.maxPixelCount, partial: true)
             }
         } catch let error as WebImageError where error.code == .badImageData {
-            return  // no whole row yet
+            return nil  // no whole row yet
         }
-        guard frame.height > partialRows else { return }
-        var fresh = GIFCanvas(size: container.canvasSize, firstRecord: record, firstPalette: frame.palette)
-        fresh.draw(frame, record: record)
-        partialCanvas = fresh
-        partialRows = frame.height
+        guard frame.height > shownPartialRows else { return nil }
+        shownPartialRows = frame.height
+        var canvas = GIFCanvas(size: container.canvasSize, firstRecord: record, firstPalette: frame.palette)
+        canvas.draw(frame, record: record)
+        return canvas
     }
 
     func currentImage() throws -> Image? {
@@ -88,9 +87,10 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         if let canvas, canvas.drawnFrames > shownFrames {
             shownFrames = canvas.drawnFrames
             pixels = canvas.buffer
-        } else if canvas == nil, let partialCanvas, partialRows > shownPartialRows {
-            shownPartialRows = partialRows
-            pixels = partialCanvas.buffer
+        } else if canvas == nil, let record = partialFirstFrame,
+            let partial = try partialFirstFrameCanvas(record, container: container)
+        {
+            pixels = partial.buffer
         } else {
             return nil
         }

@@ -56,3 +56,34 @@ private struct PlainJPEGCoder: ImageCoding {
         throw WebImageError(.unsupportedFormat, "no")
     }
 }
+
+@Suite("Incremental decoders against damaged input")
+struct IncrementalDecoderRobustnessTests {
+    /// Byte flips and truncations fed in random chunks: every failure is a `WebImageError`, nothing
+    /// crashes or hangs, and a decoder that completes shows an image of the header's size.
+    @Test func flippedAndTruncatedFilesOnlyEverThrowTypedErrors() throws {
+        let coders = ImageCodersManager.standard()
+        var generator = SystemRandomNumberGenerator()
+        for (format, data) in try IncrementalDecoderSelectionTests.samples() {
+            for trial in 0..<150 {
+                var bytes = [UInt8](data)
+                for _ in 0..<(1 + trial % 4) {
+                    let position = Int.random(in: 0..<bytes.count, using: &generator)
+                    bytes[position] ^= UInt8.random(in: 1...255, using: &generator)
+                }
+                if trial % 3 == 0 { bytes.removeLast(Int.random(in: 0..<bytes.count / 2, using: &generator)) }
+                let decoder = coders.makeIncrementalDecoder(options: ImageDecodingOptions())
+                do {
+                    for chunk in ProgressiveFixtures.randomChunks(Data(bytes), maximum: 97, seed: UInt64(trial)) {
+                        try decoder.append(chunk)
+                        _ = try decoder.currentImage()
+                    }
+                } catch let error as WebImageError {
+                    #expect(!error.message.isEmpty, "\(format) trial \(trial)")
+                } catch {
+                    Issue.record("\(format) trial \(trial): untyped error \(error)")
+                }
+            }
+        }
+    }
+}
