@@ -55,6 +55,7 @@ struct DecoderExercise {
                 return .contractViolation("readHeader threw \(type(of: error)), not WebImageError: \(error)")
             }
         }
+        if let violation = incrementalViolation(data) { return .contractViolation(violation) }
         var firstError: WebImageError?
         var accepted = false
         for pass in passes {
@@ -70,6 +71,40 @@ struct DecoderExercise {
         }
         if accepted { return .accepted }
         return .rejected(firstError?.code ?? .badImageData)
+    }
+
+    /// Chunk sizes for the incremental pass: small and odd, so that every codec suspends inside
+    /// markers, chunk headers and rows.
+    static let incrementalChunks = [1, 7, 61, 509, 3]
+
+    /// Feeds the input to the decoder's incremental decoder (when it has one) in chunks, asking for
+    /// an image after each: only typed errors, and every image a well-formed buffer within the limit.
+    private func incrementalViolation(_ data: Data) -> String? {
+        guard let progressive = decoder as? any ImageProgressiveDecoding else { return nil }
+        var options = ImageDecodingOptions()
+        options.maxPixelCount = Self.maxPixelCount
+        let incremental = progressive.makeIncrementalDecoder(options: options)
+        var offset = 0
+        var step = 0
+        do {
+            while offset < data.count {
+                let end = min(data.count, offset + Self.incrementalChunks[step % Self.incrementalChunks.count])
+                try incremental.append(data.subdata(in: offset..<end))
+                if let image = try incremental.currentImage() {
+                    if let problem = Self.problem(with: image.pixels, expected: nil) { return "incremental image: \(problem)" }
+                    if image.originalPixelSize.pixelCount > Self.maxPixelCount {
+                        return "incremental decode of a \(image.originalPixelSize) image above the pixel limit"
+                    }
+                }
+                offset = end
+                step += 1
+            }
+        } catch is WebImageError {
+            return nil
+        } catch {
+            return "incremental decoding threw \(type(of: error)), not WebImageError: \(error)"
+        }
+        return nil
     }
 
     /// The first broken contract of a decoded image, if any.
