@@ -22,13 +22,17 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     private var partialFirstFrame: GIFFrameRecord?
     private var shownPartialRows = 0
 
+    /// Only frame 0 is wanted (``ImageDecodingOptions/firstFrameOnly``): done once it is complete.
+    private let firstFrameOnly: Bool
+
     init(options: ImageDecodingOptions) {
+        firstFrameOnly = options.firstFrameOnly
         var walk = options
         walk.firstFrameOnly = false
         self.options = walk
     }
 
-    var isComplete: Bool { container?.reachedTrailer ?? false }
+    var isComplete: Bool { (container?.reachedTrailer ?? false) || (firstFrameOnly && canvas != nil) }
 
     func append(_ data: Data) throws {
         guard !isComplete else { return }
@@ -57,8 +61,9 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         }
         partialFirstFrame = nil
         let renderer = GIFRenderer(bytes: bytes, container: parsed, maxPixelCount: options.maxPixelCount)
-        if (canvas?.drawnFrames ?? 0) < parsed.frames.count {
-            try renderer.advance(&canvas, to: parsed.frames.count - 1)
+        let last = firstFrameOnly ? 0 : parsed.frames.count - 1
+        if (canvas?.drawnFrames ?? 0) <= last {
+            try renderer.advance(&canvas, to: last)
         }
     }
 

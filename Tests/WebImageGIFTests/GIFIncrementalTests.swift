@@ -52,6 +52,16 @@ struct GIFIncrementalTests {
         #expect(try decoder.currentImage()?.pixels == final)
     }
 
+    @Test func firstFrameOnlyStopsAfterTheFirstFrame() throws {
+        let data = try GIFCoder().encode(ImageFixtures.animation(frames: 4), as: .gif, options: ImageEncodingOptions())
+        var options = ImageDecodingOptions()
+        options.firstFrameOnly = true
+        let decoder = GIFCoder().makeIncrementalDecoder(options: options)
+        let images = try ProgressiveFixtures.feed(ProgressiveFixtures.randomChunks(data, maximum: 50), to: decoder)
+        #expect(decoder.isComplete)
+        #expect(images.last?.pixels == ImageFixtures.movingSquare(index: 0))
+    }
+
     @Test func thePixelLimitIsCheckedFromTheHeader() throws {
         let decoder = GIFCoder().makeIncrementalDecoder(options: ImageDecodingOptions())
         let error = #expect(throws: WebImageError.self) { try decoder.append(DecompressionBombs.gifCanvas().prefix(13)) }
