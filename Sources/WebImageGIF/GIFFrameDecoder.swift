@@ -37,13 +37,14 @@ enum GIFFrameDecoder {
             throw WebImageError.badData("GIF frame offset out of range")
         }
         // Well-formed frames take the fast path; giflib decodes the rest (and names their faults).
-        if let frame = GIFLZWDecoder.decode(bytes, container: container, record: record) { return frame }
-        return try decodeWithGiflib(bytes, container: container, record: record)
+        // (Data still arriving always ends early, which the fast path leaves to giflib.)
+        if !partial, let frame = GIFLZWDecoder.decode(bytes, container: container, record: record) { return frame }
+        return try decodeWithGiflib(bytes, container: container, record: record, partial: partial)
     }
 
     /// The frame decoded by giflib (the fallback, and the reference the fast path is tested against).
     static func decodeWithGiflib(
-        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord
+        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, partial: Bool = false
     ) throws -> GIFIndexedFrame {
         var stream = GIFReadStream(
             head: UnsafeRawBufferPointer(rebasing: bytes[0..<container.headerLength]),
