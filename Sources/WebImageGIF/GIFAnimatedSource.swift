@@ -11,6 +11,7 @@ final class GIFAnimatedSource: AnimatedImageSource {
     private let renderer: GIFRenderer
     private let output: GIFOutput
     private let cache: Mutex<GIFCanvas?>
+    private let decoded = Atomic<Int>(0)
 
     /// `canvas` may hold the canvas after some frames have been drawn (the decoder passes the
     /// canvas it made for frame 0, so that frame 1 starts from there).
@@ -27,6 +28,10 @@ final class GIFAnimatedSource: AnimatedImageSource {
 
     var canvasSize: PixelSize { output.size }
 
+    /// How many GIF frames this source has decoded (LZW and compositing), for the tests that
+    /// check sequential access costs one frame per step.
+    var decodedFrameCount: Int { decoded.load(ordering: .relaxed) }
+
     func duration(at index: Int) -> Double { renderer.container.frames[index].duration }
 
     func storedDuration(at index: Int) -> Double { renderer.container.frames[index].storedDuration }
@@ -36,7 +41,7 @@ final class GIFAnimatedSource: AnimatedImageSource {
             throw WebImageError(.decodingFailed, "GIF frame \(index) out of range 0..<\(frameCount)")
         }
         let canvas = try cache.withLock { cached in
-            try renderer.advance(&cached, to: index)
+            decoded.add(try renderer.advance(&cached, to: index), ordering: .relaxed)
             guard let canvas = cached else { throw WebImageError(.decodingFailed, "GIF frame \(index) missing") }
             return canvas.buffer
         }

@@ -7,10 +7,12 @@ struct GIFRenderer: Sendable {
     let maxPixelCount: Int
 
     /// Advances `canvas` (nil: nothing drawn yet) until frame `index` has been drawn, restarting
-    /// from frame 0 when the canvas is already past it.
-    func advance(_ canvas: inout GIFCanvas?, to index: Int) throws {
+    /// from frame 0 when the canvas is already past it. Returns how many frames were decoded.
+    @discardableResult
+    func advance(_ canvas: inout GIFCanvas?, to index: Int) throws -> Int {
         precondition(index >= 0 && index < container.frames.count, "GIF frame index out of range")
         if let current = canvas, current.drawnFrames > index + 1 { canvas = nil }
+        var decoded = 0
         try bytes.withUnsafeBytes { raw in
             while (canvas?.drawnFrames ?? 0) <= index {
                 let next = canvas?.drawnFrames ?? 0
@@ -23,8 +25,10 @@ struct GIFRenderer: Sendable {
                         firstRecord: record, firstPalette: frame.palette)
                 }
                 canvas?.draw(frame, record: record)
+                decoded += 1
             }
         }
+        return decoded
     }
 }
 

@@ -12,6 +12,7 @@ final class APNGFrameSource: AnimatedImageSource {
     private let info: APNGAnimationInfo
     private let alphaMode: AlphaMode
     private let compositor: Mutex<APNGCompositor>
+    private let decoded = Atomic<Int>(0)
     /// The size frames are returned at (the canvas, or smaller for thumbnails and scale-down).
     let canvasSize: PixelSize
 
@@ -24,6 +25,10 @@ final class APNGFrameSource: AnimatedImageSource {
     }
 
     var frameCount: Int { info.frames.count }
+
+    /// How many frames this source has decoded with libpng, for the tests that check sequential
+    /// access costs one frame per step.
+    var decodedFrameCount: Int { decoded.load(ordering: .relaxed) }
     var loopCount: Int { info.loopCount }
 
     func duration(at index: Int) -> Double {
@@ -48,6 +53,7 @@ final class APNGFrameSource: AnimatedImageSource {
 
     /// Decodes one frame's own pixels (its region, not the canvas), in straight alpha.
     private func decodePixels(of frame: APNGFrameControl) throws -> PixelBuffer {
+        decoded.add(1, ordering: .relaxed)
         let stream = data.withUnsafeBytes { info.stream(for: frame, in: $0) }
         return try stream.withUnsafeBytes { bytes in
             try LibPNGDecoder.decode(bytes, maxPixelCount: max(1, frame.size.pixelCount)) { size in

@@ -58,6 +58,10 @@ final class WebPAnimatedSource: AnimatedImageSource {
         self.alphaMode = alphaMode
     }
 
+    /// How many frames this source has decoded with libwebp, for the tests that check
+    /// sequential access costs one frame per step.
+    var decodedFrameCount: Int { cursor.withLock { $0?.decodedFrames ?? 0 } }
+
     /// The played duration (``FrameDurationRule``: 10 ms or less becomes 100 ms).
     func duration(at index: Int) -> Double {
         FrameDurationRule.played(storedDuration(at: index))

@@ -32,6 +32,8 @@ final class WebPAnimationCursor {
     private(set) var index = -1
     /// The last composited canvas (straight RGBA), if any.
     private(set) var current: PixelBuffer?
+    /// How many frames `WebPAnimDecoderGetNext` has decoded.
+    private(set) var decodedFrames = 0
     let canvasSize: PixelSize
 
     /// Creates the decoder; callers check the pixel limit on the canvas before (this allocates
@@ -83,6 +85,7 @@ final class WebPAnimationCursor {
                 throw WebImageError.badData("WebP animation frame \(failed) is corrupt")
             }
             index += 1
+            decodedFrames += 1
             // Only the frame asked for is copied out of libwebp's canvas.
             if index == target {
                 let count = canvasSize.rgbaByteCount

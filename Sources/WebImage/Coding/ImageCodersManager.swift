@@ -4,6 +4,10 @@ import Synchronization
 /// A coder made of coders, asked in reverse order of registration: the last added wins
 /// (SDWebImage's `SDImageCodersManager`).
 ///
+/// This is where decoded animations join the frame pool: an image of more than one frame comes
+/// back over a ``PooledAnimation`` in ``framePool`` (whichever coder decoded it), so its frames
+/// share the process-wide budget. A first-frame-only decode is a plain image.
+///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [JPEGCoder(), PNGCoder()])
 /// coders.addCoder(MyFasterJPEGCoder())      // now asked first for JPEG
@@ -11,10 +15,14 @@ import Synchronization
 /// ```
 public final class ImageCodersManager: ImageCoding {
     private let registered: Mutex<[any ImageCoding]>
+    /// Where the frames of decoded animations are kept (``AnimatedFramePool/shared`` by default).
+    public let framePool: AnimatedFramePool
 
-    /// Creates a manager holding `coders` (the last one is asked first).
-    public init(coders: [any ImageCoding] = []) {
+    /// Creates a manager holding `coders` (the last one is asked first), keeping decoded
+    /// animations' frames in `framePool`.
+    public init(coders: [any ImageCoding] = [], framePool: AnimatedFramePool = .shared) {
         registered = Mutex(coders)
+        self.framePool = framePool
     }
 
     public var name: String { "manager" }
@@ -51,14 +59,15 @@ public final class ImageCodersManager: ImageCoding {
     }
 
     /// Decodes with `coder` when given (SDWebImage's per-request `imageCoder` context), otherwise
-    /// with the last registered coder that recognises the bytes.
+    /// with the last registered coder that recognises the bytes. Animations come back pooled in
+    /// ``framePool``.
     public func decode(_ data: Data, options: ImageDecodingOptions, using coder: (any ImageDecoding)?) throws
         -> Image
     {
-        if let coder { return try coder.decodeWrappingErrors(data, options: options) }
+        if let coder { return try coder.decodeWrappingErrors(data, options: options).pooled(in: framePool) }
         guard !data.isEmpty else { throw WebImageError.badData("no image data (0 bytes)") }
         for coder in coders.reversed() where coder.canDecode(data) {
-            return try coder.decodeWrappingErrors(data, options: options)
+            return try coder.decodeWrappingErrors(data, options: options).pooled(in: framePool)
         }
         let format = ImageFormat.detect(in: data)
         if format == .undefined {

@@ -32,6 +32,10 @@ public protocol AnimatedImageSource: Sendable {
     func storedDuration(at index: Int) -> Double
     /// Frame `index`, composited onto the canvas. Throws ``WebImageError`` when the data is corrupt.
     func frame(at index: Int) throws -> AnimationFrame
+    /// Bytes of decoded frames this source keeps in memory now, beside the image's poster
+    /// (``Image/pixels``): every frame for ``InMemoryAnimation``, the pooled frames for
+    /// ``PooledAnimation``, 0 for sources that decode on demand (the default).
+    var heldByteCount: Int { get }
 }
 
 /// One composited frame of an animation.
@@ -50,6 +54,9 @@ public struct AnimationFrame: Sendable {
 extension AnimatedImageSource {
     /// ``duration(at:)``: a source without a container stores what it plays.
     public func storedDuration(at index: Int) -> Double { duration(at: index) }
+
+    /// 0: a source that decodes on demand holds no frames beyond its working canvas.
+    public var heldByteCount: Int { 0 }
 
     /// The sum of all frame durations, in seconds.
     public var totalDuration: Double { (0..<frameCount).reduce(0) { $0 + duration(at: $1) } }

@@ -56,12 +56,13 @@ public final class Image: Sendable {
     /// Whether the image has more than one frame.
     public var isAnimated: Bool { (animation?.frameCount ?? 1) > 1 }
 
-    /// Bytes of decoded pixels this image accounts for: every frame for animated images (what a
-    /// memory cache charges, as SDWebImage's `sd_memoryCost`).
+    /// Bytes of decoded pixels this image holds now: the poster (``pixels``) plus what its
+    /// animation holds (``AnimatedImageSource/heldByteCount``). A decoded animation holds only the
+    /// frames it has in the ``AnimatedFramePool`` (none until preloaded or played), so a memory
+    /// cache charges what is actually kept; an ``InMemoryAnimation`` holds every frame.
+    /// SDWebImage's `sd_memoryCost`, which counts every frame only once all are loaded.
     public var memoryCost: Int {
-        let frameBytes = pixels.bytes.count
-        guard let animation else { return frameBytes }
-        let (total, overflow) = animation.canvasSize.rgbaByteCount.multipliedReportingOverflow(by: animation.frameCount)
-        return overflow ? .max : max(frameBytes, total)
+        let (total, overflow) = pixels.bytes.count.addingReportingOverflow(animation?.heldByteCount ?? 0)
+        return overflow ? .max : total
     }
 }

@@ -28,6 +28,8 @@ public struct InMemoryAnimation: AnimatedImageSource {
     public func duration(at index: Int) -> Double { frames[index].duration }
     public func storedDuration(at index: Int) -> Double { storedDurations?[index] ?? frames[index].duration }
     public func frame(at index: Int) throws -> AnimationFrame { frames[index] }
+    /// Every frame's bytes: they are all in memory.
+    public var heldByteCount: Int { frames.reduce(0) { $0 &+ $1.pixels.bytes.count } }
 }
 
 /// An animation whose frames are another animation's, each passed through a transform when asked.
@@ -50,6 +52,8 @@ public struct MappedAnimation: AnimatedImageSource {
 
     public var frameCount: Int { base.frameCount }
     public var loopCount: Int { base.loopCount }
+    /// What the base holds (transformed frames are made on demand and not kept).
+    public var heldByteCount: Int { base.heldByteCount }
     public func duration(at index: Int) -> Double { base.duration(at: index) }
     public func storedDuration(at index: Int) -> Double { base.storedDuration(at: index) }
     public func frame(at index: Int) throws -> AnimationFrame {

@@ -53,7 +53,8 @@ extension ImageRequest {
         /// Decode only the first frame of animated images. Part of the cache key (`-FirstFrame`):
         /// a first-frame image and the full animation are cached apart.
         public static let decodeFirstFrameOnly = Options(rawValue: 1 << 13)
-        /// Keep every animation frame decoded (no on-demand frames).
+        /// Decode every animation frame into the frame pool at once (as many as
+        /// ``AnimatedFramePool/budget`` holds; see ``PooledAnimation/preloadAllFrames()``).
         public static let preloadAllFrames = Options(rawValue: 1 << 14)
         /// Deliver only after the cache stores (disk included) have finished.
         public static let waitStoreCache = Options(rawValue: 1 << 15)
