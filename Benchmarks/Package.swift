@@ -10,6 +10,7 @@ let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathCompon
 //   swift package benchmark                  (package-benchmark suites)
 //   ./compare.sh                             (us beside tjbench, Pillow and vipsthumbnail)
 //   ./loader-compare.sh                      (HTTP loader beside curl --parallel, same loopback server)
+//   swift run -c release webimage-player-bench   (AnimatedImagePlayer: CPU and memory while playing)
 let package = Package(
     name: "WebImageBenchmarks",
     platforms: [.macOS(.v15)],
@@ -26,6 +27,10 @@ let package = Package(
             name: "webimage-bench",
             dependencies: ["BenchmarkSupport", .product(name: "WebImageCodecs", package: root)],
             path: "Sources/webimage-bench"),
+        .executableTarget(
+            name: "webimage-player-bench",
+            dependencies: [.product(name: "WebImageCodecs", package: root)],
+            path: "Sources/webimage-player-bench"),
         .executableTarget(
             name: "webimage-loader-bench",
             dependencies: [

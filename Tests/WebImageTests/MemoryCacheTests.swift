@@ -59,12 +59,12 @@ struct MemoryCacheTests {
         #expect(cache.totalCost == 64)
     }
 
-    @Test func costOfAnAnimationCountsEveryFrame() {
-        let animation = ImageFixtures.animation(frames: 5)  // 32×32 frames
-        #expect(animation.memoryCost == 5 * 32 * 32 * 4)
+    @Test func costOfAnAnimationCountsWhatItHolds() {
+        let animation = ImageFixtures.animation(frames: 5)  // 32×32 frames, all in memory
+        #expect(animation.memoryCost == 6 * 32 * 32 * 4)  // the poster and five frames
         let cache = MemoryCache(configuration: .init(totalCostLimit: 0))
         cache.setImage(animation, forKey: "gif")
-        #expect(cache.totalCost == 5 * 32 * 32 * 4)
+        #expect(cache.totalCost == 6 * 32 * 32 * 4)
         cache.setImage(Self.image(costing: 8), forKey: "gif", cost: 1234)  // explicit cost wins
         #expect(cache.totalCost == 1234)
     }

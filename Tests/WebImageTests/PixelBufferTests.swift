@@ -60,12 +60,12 @@ struct PixelBufferTests {
         #expect(shown.bytes.sorted() == pixels.bytes.sorted())
     }
 
-    @Test("Memory cost counts every frame of an animation")
+    @Test("Memory cost counts the poster and every frame an in-memory animation holds")
     func memoryCost() {
         let still = Image(pixels: ImageFixtures.gradient(width: 10, height: 10))
         #expect(still.memoryCost == 400)
         let animated = ImageFixtures.animation(frames: 5)
-        #expect(animated.memoryCost == 32 * 32 * 4 * 5)
+        #expect(animated.memoryCost == 32 * 32 * 4 * 6)
         #expect(animated.isAnimated)
         #expect(abs((animated.animation?.totalDuration ?? 0) - 0.5) < 1e-9)
     }

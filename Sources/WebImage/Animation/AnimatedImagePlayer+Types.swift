@@ -72,5 +72,13 @@ extension AnimatedImagePlayer {
         public var isPlaying: Bool
         /// Whether playback has ended (played to the end, failed, or the player was released).
         public var isFinished: Bool
+
+        /// A status (for comparisons in tests).
+        public init(frameIndex: Int?, loop: Int, isPlaying: Bool, isFinished: Bool) {
+            self.frameIndex = frameIndex
+            self.loop = loop
+            self.isPlaying = isPlaying
+            self.isFinished = isFinished
+        }
     }
 }

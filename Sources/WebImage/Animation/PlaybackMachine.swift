@@ -151,7 +151,8 @@ struct PlaybackMachine: Sendable {
         self.rate = rate.isFinite ? max(0, rate) : (rate == .infinity ? 1e6 : 0)
     }
 
-    /// Changes the mode from now on, keeping the frame on screen and the time already spent on it.
+    /// Changes the mode from now on, keeping the frame on screen and the time already spent on it
+    /// (before anything is shown: from the start of the current loop).
     mutating func setMode(_ mode: AnimatedImagePlayer.PlaybackMode, at now: Int64) {
         guard !isFinished, mode != timeline.mode else { return }
         reanchor(at: now)
@@ -161,9 +162,14 @@ struct PlaybackMachine: Sendable {
         let intoStep = anchorMedia % length - timeline.starts[step]
         let frame = timeline.steps[step]
         timeline = PlaybackTimeline(durations: durations, mode: mode)
+        guard shown != nil else {
+            // Nothing on screen yet: start where the new mode's loop starts.
+            anchorMedia = loop * timeline.loopLength
+            return
+        }
         let newStep = timeline.firstStep(showing: frame)
         anchorMedia = loop * timeline.loopLength + timeline.starts[newStep] + intoStep
-        if shown != nil { shown = Position(loop: Int(loop), step: newStep) }
+        shown = Position(loop: Int(loop), step: newStep)
     }
 
     /// Changes how many loops to play (0 = forever); a limit already passed ends playback.

@@ -5,7 +5,8 @@ import Synchronization
 /// and a per-entry cost limit (SDWebImage's `SDMemoryCache`, without `NSCache`'s guesswork).
 ///
 /// It is the memory side (``ImageMemoryCaching``) of an ``ImageCache``, as it stands.
-/// Cost is ``Image/memoryCost``: the bytes of decoded pixels, every frame for animations. Every
+/// Cost is ``Image/memoryCost``: the bytes of decoded pixels the image holds when it is stored
+/// (for a decoded animation, its poster and the frames it has in the ``AnimatedFramePool``). Every
 /// operation is O(1) and thread-safe (one `Mutex`); lookups never suspend.
 ///
 /// **Weak cache.** With ``Configuration/usesWeakCache`` (the default, as SDWebImage's

@@ -50,8 +50,8 @@ public struct ImageHeader: Hashable, Sendable {
     /// Whether the image has more than one frame.
     public var isAnimated: Bool { frameCount > 1 }
 
-    /// Bytes of 8-bit RGBA a full decode accounts for: every frame's canvas (what
-    /// ``Image/memoryCost`` reports), saturating at `Int.max`.
+    /// Bytes of 8-bit RGBA a full decode of every frame takes: every frame's canvas (an
+    /// animation holding all its frames), saturating at `Int.max`.
     public var decodedByteCount: Int {
         let (total, overflow) = pixelSize.rgbaByteCount.multipliedReportingOverflow(by: max(1, frameCount))
         return overflow ? .max : total
