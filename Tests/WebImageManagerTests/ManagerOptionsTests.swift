@@ -111,4 +111,26 @@ struct ManagerOptionsTests {
             #expect(harness.server.requestCount("/pr.png") == 1)
         }
     }
+
+    @Test func preloadAllFramesFillsTheFramePoolWithinItsBudget() async throws {
+        try await withHarness { harness in
+            let frames = (0..<5).map { AnimationFrame(pixels: ImageFixtures.movingSquare(index: $0), duration: 0.1) }
+            let animated = Image(pixels: frames[0].pixels, animation: InMemoryAnimation(frames: frames))
+            let gif = try GIFCoder().encode(animated, as: .gif, options: ImageEncodingOptions())
+            harness.server.route("/anim.gif", response: .ok(gif))
+            let frameBytes = 32 * 32 * 4
+            let pool = AnimatedFramePool(budget: 3 * frameBytes)
+            let manager = try harness.makeManager { configuration in
+                configuration.coders = ImageCodersManager(coders: ImageCodersManager.standard().coders, framePool: pool)
+            }
+            let url = harness.server.url("/anim.gif")
+            let plain = try await manager.image(for: ImageRequest(url: url, options: [.fromLoaderOnly]))
+            #expect((plain.image.animation as? PooledAnimation)?.pool === pool)
+            #expect(pool.statistics.frameCount == 0)  // decoded on demand: nothing held
+            let preloaded = try await manager.image(for: ImageRequest(url: url, options: [.fromLoaderOnly, .preloadAllFrames]))
+            let animation = try #require(preloaded.image.animation as? PooledAnimation)
+            #expect(animation.pooledFrameCount == 3 && pool.statistics.bytesHeld == 3 * frameBytes)  // as many as fit
+            #expect(preloaded.image.memoryCost == 4 * frameBytes)
+        }
+    }
 }
