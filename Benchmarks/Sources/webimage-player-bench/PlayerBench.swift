@@ -49,7 +49,7 @@ struct PlayerBench {
             }
             if elapsed >= .seconds(seconds + warmUp) { break }
         }
-        let wall = seconds(ContinuousClock.now - warmAt)
+        let wall = Self.seconds(ContinuousClock.now - warmAt)
         let cpu = cpuSeconds() - (warmCPU ?? 0)
         let pool = AnimatedFramePool.shared.statistics
         print(String(format: "gif=%d frames %dx%d, %d KB; frame %.0f ms; budget %d MB", frames, side, side, data.count / 1024, frameTime, budget >> 20))
@@ -80,10 +80,16 @@ struct PlayerBench {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
+    #if os(Linux)
+    static let selfUsage = RUSAGE_SELF.rawValue
+    #else
+    static let selfUsage = RUSAGE_SELF
+    #endif
+
     /// User + system CPU seconds of this process.
     static func cpuSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(Self.selfUsage, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
@@ -91,7 +97,7 @@ struct PlayerBench {
     /// Peak resident bytes of this process so far.
     static func peakRSS() -> Int {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(Self.selfUsage, &usage)
         return usage.ru_maxrss * 1024
     }
 
