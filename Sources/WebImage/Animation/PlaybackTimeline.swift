@@ -13,11 +13,6 @@
 /// for `.normal` and `.reverse` (already shown), and the first frame of the loop for the bounce
 /// modes (shown once more, so that a bounce comes back to where it started).
 struct PlaybackTimeline: Sendable {
-    /// A frame whose duration is at most this long is shown for ``minimumFrameDuration`` instead
-    /// (the browsers' rule, for every source).
-    static let shortFrameThreshold = 0.010
-    static let minimumFrameDuration = 0.100
-
     /// The frame each step shows.
     let steps: [Int]
     /// `starts[i]` is when step `i` starts within a loop (ns); `starts[steps.count]` is the loop's length.
@@ -44,10 +39,10 @@ struct PlaybackTimeline: Sendable {
         self.mode = mode
     }
 
-    /// How long a frame stored as `duration` seconds is shown at rate 1.
-    static func playedDuration(_ duration: Double) -> Double {
-        duration.isFinite && duration > shortFrameThreshold ? duration : minimumFrameDuration
-    }
+    /// How long a frame whose source says `duration` seconds is shown at rate 1:
+    /// ``FrameDurationRule`` once more, for sources that do not apply it themselves (generated
+    /// frames of 0 ms would otherwise make a loop of no length).
+    static func playedDuration(_ duration: Double) -> Double { FrameDurationRule.played(duration) }
 
     /// Seconds as whole nanoseconds (at most about 292 years).
     static func nanoseconds(_ seconds: Double) -> Int64 {

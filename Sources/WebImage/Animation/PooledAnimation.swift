@@ -40,6 +40,7 @@ public final class PooledAnimation: AnimatedImageSource {
     public var loopCount: Int { base.loopCount }
     public var canvasSize: PixelSize { base.canvasSize }
     public func duration(at index: Int) -> Double { base.duration(at: index) }
+    public func storedDuration(at index: Int) -> Double { base.storedDuration(at: index) }
 
     /// Bytes of this animation's frames in the pool now.
     public var heldByteCount: Int { pool.bytes(of: id) }
