@@ -117,6 +117,15 @@ struct AnimatedFramePoolTests {
         #expect(pool.statistics.frameCount == 0 && pool.statistics.bytesHeld == 0)
     }
 
+    @Test func aPooledAnimationForwardsItsSourcesMetadata() {
+        let frames = (0..<3).map { AnimationFrame(pixels: ImageFixtures.movingSquare(index: $0), duration: 0.1) }
+        let base = InMemoryAnimation(frames: frames, loopCount: 4, storedDurations: [0, 0.1, 0.01])
+        let pooled = PooledAnimation(base, pool: AnimatedFramePool(budget: 0))
+        #expect(pooled.frameCount == 3 && pooled.loopCount == 4 && pooled.canvasSize == PixelSize(width: 32, height: 32))
+        #expect((0..<3).map(pooled.storedDuration(at:)) == [0, 0.1, 0.01])
+        #expect((0..<3).map(pooled.duration(at:)) == [0.1, 0.1, 0.1])
+    }
+
     @Test func memoryCostCountsWhatIsHeld() {
         let still = Image(pixels: ImageFixtures.gradient(width: 10, height: 10))
         #expect(still.memoryCost == 400)
