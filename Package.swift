@@ -71,6 +71,12 @@ let package = Package(
             name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         .target(name: "CSVGShim", dependencies: ["CSVG"], path: "Sources/C/CSVGShim"),
+        .systemLibrary(
+            name: "CAVIF", path: "Sources/C/CAVIF", pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        .systemLibrary(
+            name: "CHEIF", path: "Sources/C/CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
 
         // MARK: Codecs: one module per format, and an umbrella that registers them all.
         .target(name: "WebImageJPEG", dependencies: ["WebImage", "CJPEGShim"], swiftSettings: swiftSettings),
@@ -80,11 +86,14 @@ let package = Package(
         .target(name: "WebImageJXL", dependencies: ["WebImage", "CJXL"], swiftSettings: swiftSettings),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFFShim"], swiftSettings: swiftSettings),
         .target(name: "WebImageSVG", dependencies: ["WebImage", "CSVGShim"], swiftSettings: swiftSettings),
+        .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: swiftSettings),
+        .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHEIF"], swiftSettings: swiftSettings),
         .target(
             name: "WebImageCodecs",
             dependencies: [
                 "WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP",
                 "WebImageJXL", "WebImageTIFF", "WebImageSVG",
+                "WebImageAVIF", "WebImageHEIF",
             ],
             swiftSettings: swiftSettings),
 
@@ -169,6 +178,8 @@ let package = Package(
         .testTarget(
             name: "WebImageSVGTests", dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageAVIFTests", dependencies: ["WebImageAVIF", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImageCodecs", "WebImageTesting"],

@@ -1,5 +1,7 @@
 @_exported public import WebImage
+@_exported public import WebImageAVIF
 @_exported public import WebImageGIF
+@_exported public import WebImageHEIF
 @_exported public import WebImageJPEG
 @_exported public import WebImageJXL
 @_exported public import WebImagePNG
@@ -8,8 +10,8 @@
 @_exported public import WebImageWebP
 
 extension ImageCodersManager {
-    /// A manager holding every built-in coder: GIF, PNG/APNG, JPEG, WebP, and JPEG XL, TIFF and SVG
-    /// (the last asked first).
+    /// A manager holding every built-in coder: GIF, PNG/APNG, JPEG, WebP, JPEG XL, TIFF, SVG, AVIF
+    /// and HEIF/HEIC (the last asked first).
     ///
     /// ```swift
     /// import WebImageCodecs
@@ -20,6 +22,7 @@ extension ImageCodersManager {
             coders: [
                 GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(),
                 JXLCoder(), TIFFCoder(), SVGCoder(),
+                AVIFCoder(), HEIFCoder(),
             ])
     }
 }

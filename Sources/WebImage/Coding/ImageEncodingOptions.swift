@@ -28,6 +28,11 @@ public struct ImageEncodingOptions: Hashable, Sendable {
     /// standard scan script: DC first, then spectral bands and refinements) or an Adam7-interlaced
     /// PNG. Other formats ignore it.
     public var progressive: Bool = false
+    /// How much time the encoder may spend for smaller files, from 0 (slowest, smallest) to 10
+    /// (fastest), for the video-based formats: AVIF (libavif's speed) and HEIC (x265 presets,
+    /// 0 `placebo` … 10 `ultrafast`). `nil`: the codec's default (AVIF 6, as `avifenc`; HEIC
+    /// libheif's `slow`). Values outside 0…10 are clamped.
+    public var speed: Int?
 
     public init(
         quality: Double = 0.9,
@@ -37,7 +42,8 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         maxFileSize: Int? = nil,
         firstFrameOnly: Bool = false,
         backgroundColor: RGBA8 = .white,
-        progressive: Bool = false
+        progressive: Bool = false,
+        speed: Int? = nil
     ) {
         self.quality = quality
         self.compressionLevel = compressionLevel
@@ -47,6 +53,7 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         self.firstFrameOnly = firstFrameOnly
         self.backgroundColor = backgroundColor
         self.progressive = progressive
+        self.speed = speed
     }
 
     /// ``quality`` clamped to 0…1 and mapped to a codec's 0…100 scale.

@@ -1,0 +1,122 @@
+import CAVIF
+import WebImage
+
+/// What an AVIF container says, read by `avifDecoderParse` without decoding any AV1 data.
+struct AVIFContainerInfo {
+    /// The image size (every frame of a sequence has it).
+    var size: PixelSize
+    var frameCount: Int
+    var hasAlpha: Bool
+    var orientation: ImageOrientation
+    /// Each frame's duration in seconds (one entry per frame; 0 for still images).
+    var durations: [Double]
+}
+
+/// An `avifDecoder` over bytes that outlive it, positioned on a frame.
+///
+/// Sequential frames cost one `avifDecoderNextImage` each; any other jump uses
+/// `avifDecoderNthImage`, which starts from the nearest keyframe, never from frame 0 unless that
+/// is the keyframe. Not thread-safe: ``AVIFAnimatedSource`` guards it with a mutex.
+final class AVIFDecoderSession {
+    private let decoder: UnsafeMutablePointer<avifDecoder>
+    /// Keeps the bytes alive while the decoder points into them (nil when the caller does).
+    private let owner: AVIFOwnedBytes?
+    /// The frame in `decoder.image`, or -1 before the first decode.
+    private(set) var index = -1
+    let info: AVIFContainerInfo
+
+    /// Parses the container of `bytes`, which must stay valid as long as the session (pass
+    /// `owner` to keep them alive). Decodes nothing: callers check `info.size` against their
+    /// pixel limit, then call ``limitPixels(to:)`` before the first frame.
+    init(bytes: UnsafeRawBufferPointer, owner: AVIFOwnedBytes? = nil, readsDurations: Bool = true) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no AVIF data") }
+        guard let decoder = avifDecoderCreate() else {
+            throw WebImageError(.decodingFailed, "libavif could not create a decoder")
+        }
+        // One thread per decode, as avifdec's default: the library decodes images in parallel.
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+        // Browsers accept files that miss a mandatory box such as `pixi`; so do we.
+        decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
+        do {
+            try AVIFStatus.check(
+                avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count),
+                while: "opening the data")
+            try AVIFStatus.check(avifDecoderParse(decoder), while: "reading the container")
+            guard let image = decoder.pointee.image, image.pointee.width > 0, image.pointee.height > 0 else {
+                throw WebImageError.badData("AVIF container declares no image size")
+            }
+            let count = Int(decoder.pointee.imageCount)
+            guard count > 0 else { throw WebImageError.badData("AVIF container has no image") }
+            var durations = [Double](repeating: 0, count: count)
+            if readsDurations && count > 1 {
+                for frame in 0..<count {
+                    var timing = avifImageTiming()
+                    if avifDecoderNthImageTiming(decoder, UInt32(frame), &timing) == AVIF_RESULT_OK {
+                        durations[frame] = timing.duration.isFinite ? max(0, timing.duration) : 0
+                    }
+                }
+            }
+            info = AVIFContainerInfo(
+                size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
+                frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
+                orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations)
+        } catch {
+            avifDecoderDestroy(decoder)
+            throw error
+        }
+        self.decoder = decoder
+        self.owner = owner
+    }
+
+    deinit { avifDecoderDestroy(decoder) }
+
+    /// Makes the AV1 decoder refuse frames over `maxPixelCount` pixels, whatever the container
+    /// said (dav1d's frame size limit, set when the codec starts on the first frame).
+    func limitPixels(to maxPixelCount: Int) {
+        let limit = min(max(1, maxPixelCount), Int(UInt32.max))
+        decoder.pointee.imageSizeLimit = min(UInt32(limit), decoder.pointee.imageSizeLimit)
+    }
+
+    /// Decodes frame `target` and converts it to straight 8-bit RGBA.
+    func rgba(at target: Int, maxPixelCount: Int) throws -> PixelBuffer {
+        guard target >= 0 && target < info.frameCount else {
+            throw WebImageError(.decodingFailed, "frame \(target) is out of range 0..<\(info.frameCount)")
+        }
+        if target != index {
+            let result =
+                target == index + 1
+                ? avifDecoderNextImage(decoder)
+                : avifDecoderNthImage(decoder, UInt32(target))
+            guard result == AVIF_RESULT_OK else {
+                // The decoder's position is unknown now: the next call seeks from a keyframe.
+                index = -2
+                throw AVIFStatus.error(for: result, while: "decoding frame \(target)")
+                    ?? WebImageError(.decodingFailed, "libavif failed on frame \(target)")
+            }
+            index = target
+        }
+        guard let image = decoder.pointee.image else {
+            throw WebImageError(.decodingFailed, "libavif returned no image for frame \(target)")
+        }
+        return try Self.rgba(of: image, maxPixelCount: maxPixelCount)
+    }
+
+    /// Converts a decoded YUV image straight into a new buffer (libyuv when it applies), with
+    /// alpha 255 where the image has no alpha plane.
+    static func rgba(of image: UnsafeMutablePointer<avifImage>, maxPixelCount: Int) throws -> PixelBuffer {
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 8
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.alphaPremultiplied = AVIF_FALSE
+        return try PixelBuffer(width: width, height: height, alphaMode: .straight, maxPixelCount: maxPixelCount) { out in
+            rgb.pixels = out.baseAddress
+            rgb.rowBytes = UInt32(width * 4)
+            try AVIFStatus.check(avifImageYUVToRGB(image, &rgb), while: "converting YUV to RGB")
+        }
+    }
+}
