@@ -9,17 +9,26 @@ tools=(libjpeg-turbo-progs webp netpbm)
 # JPEG XL, TIFF and SVG (issue 13); tools: djxl/cjxl, tiffcp/tiffinfo, rsvg-convert.
 libs+=(libjxl-dev libtiff-dev librsvg2-dev)
 tools+=(libjxl-tools libtiff-tools librsvg2-bin)
+# AVIF (libavif: dav1d/aom decoders, aom/rav1e/svt encoders) and HEIF/HEIC (libheif: libde265, x265);
+# tools: avifenc/avifdec, heif-enc/heif-convert (the AVIF/HEIC benchmark).
+libs+=(libavif-dev libheif-dev)
+tools+=(libavif-bin libheif-examples)
 wanted=("${libs[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff and librsvg development packages." >&2
+    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif and libheif development packages." >&2
     exit 0
 fi
+
+# libheif 1.16 and newer (Ubuntu 24.04, Debian 13) ship its codecs as plugins: HEVC decode and encode.
+for plugin in libheif-plugin-libde265 libheif-plugin-x265; do
+    apt-cache show "$plugin" >/dev/null 2>&1 && wanted+=("$plugin")
+done
 
 missing=()
 for pkg in "${wanted[@]}"; do

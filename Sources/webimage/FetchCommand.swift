@@ -102,6 +102,7 @@ struct FetchCommand: AsyncParsableCommand {
 enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
     case jpeg, jpg, png, webp, gif
     case jxl, tiff, tif
+    case avif, heic
 
     var format: ImageFormat {
         switch self {
@@ -111,6 +112,8 @@ enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
         case .gif: .gif
         case .jxl: .jpegXL
         case .tiff, .tif: .tiff
+        case .avif: .avif
+        case .heic: .heic
         }
     }
 }

@@ -105,9 +105,7 @@ struct ConformanceCheck {
                 return .failed("loop count \(animation.loopCount), expected \(expectedLoop)")
             }
         }
-        if ["jpeg", "tiff"].contains(entry.format), let orientation = entry.exif_orientation, (1...8).contains(orientation),
-            image.orientation.rawValue != orientation
-        {
+        if let orientation = KnownDeviations.expectedOrientation(entry), image.orientation.rawValue != orientation {
             return .failed("EXIF orientation \(image.orientation.rawValue), expected \(orientation)")
         }
         if let problem = matchFirstFrame(image.pixels) { return .failed(problem) }

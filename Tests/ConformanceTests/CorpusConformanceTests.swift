@@ -13,7 +13,7 @@ import WebImageCodecs
 /// `WEBIMAGE_CONFORMANCE_VERBOSE=1` prints every file's outcome.
 @Suite("Corpus conformance", .corpusAvailable)
 struct CorpusConformanceTests {
-    static let supportedFormats = ["jpeg", "png", "apng", "gif", "webp", "tiff", "unknown"]
+    static let supportedFormats = ["jpeg", "png", "apng", "gif", "webp", "tiff", "avif", "unknown"]
 
     @Test("Every corpus file decodes as the manifest says, or fails with a typed error")
     func corpus() throws {

@@ -5,7 +5,7 @@ import WebImageCodecs
 
 /// The header probe on every valid corpus file agrees with the manifest: dimensions, frame count
 /// (the APNG default image outside the animation is not a frame, as in the decode check), loop
-/// count of animations, and JPEG EXIF orientation. Skipped like the rest of the suite when the
+/// count of animations, and the orientation of JPEGs and TIFFs (EXIF) and AVIFs (irot/imir). Skipped like the rest of the suite when the
 /// corpus is absent (`.corpusAvailable`).
 @Suite("Corpus header probe", .corpusAvailable)
 struct HeaderProbeConformanceTests {
@@ -19,7 +19,7 @@ struct HeaderProbeConformanceTests {
         let coders = ImageCodersManager.standard()
         var checked = 0
         var failures: [String] = []
-        for entry in manifest.files where ["jpeg", "png", "apng", "gif", "webp", "tiff"].contains(entry.format) {
+        for entry in manifest.files where ["jpeg", "png", "apng", "gif", "webp", "tiff", "avif"].contains(entry.format) {
             guard entry.expected_validity == "valid" || entry.expected_validity == "apng_fallback_static",
                 KnownDeviations.libraryLimit(entry) == nil
             else { continue }
@@ -78,9 +78,7 @@ struct HeaderProbeConformanceTests {
         if header.frameCount > 1, header.loopCount != (entry.loop_count ?? 1) {
             return "loop count \(header.loopCount.map(String.init) ?? "none"), expected \(entry.loop_count ?? 1)"
         }
-        if ["jpeg", "tiff"].contains(entry.format), let orientation = entry.exif_orientation, (1...8).contains(orientation),
-            header.orientation?.rawValue != orientation
-        {
+        if let orientation = KnownDeviations.expectedOrientation(entry), header.orientation?.rawValue != orientation {
             return "EXIF orientation \(header.orientation?.rawValue ?? 0), expected \(orientation)"
         }
         return nil

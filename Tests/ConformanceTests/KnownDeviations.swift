@@ -34,6 +34,25 @@ enum KnownDeviations {
             "Pillow's 1 MB text-chunk limit; WebImage never inflates text chunks, libpng decodes the 1×1 image"
     ]
 
+    /// AVIF files whose manifest orientation does not come from the container's `irot`/`imir`.
+    static let avifOrientationNotCompared: [String: String] = [
+        "pillow/avif/xmp_tags_orientation.avif":
+            "Pillow takes orientation 3 from the XMP packet's tiff:Orientation; an AVIF's orientation is its "
+            + "irot/imir transforms (none here), which browsers and WebImage follow"
+    ]
+
+    /// The orientation the suite expects of `entry`, or nil when it is not compared: the EXIF tag
+    /// of JPEGs and TIFFs, the `irot`/`imir` transforms of AVIFs (Pillow reports them as an EXIF orientation
+    /// without rotating the pixels, as WebImage does).
+    static func expectedOrientation(_ entry: CorpusManifest.Entry) -> Int? {
+        guard let orientation = entry.exif_orientation, (1...8).contains(orientation) else { return nil }
+        switch entry.format {
+        case "jpeg", "tiff": return orientation
+        case "avif": return avifOrientationNotCompared[entry.file] == nil ? orientation : nil
+        default: return nil
+        }
+    }
+
     /// Why a `valid` file cannot decode with the libraries installed here, or nil. Such a file
     /// must still fail with a typed error, never crash.
     static func libraryLimit(_ entry: CorpusManifest.Entry) -> String? {

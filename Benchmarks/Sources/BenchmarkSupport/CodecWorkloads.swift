@@ -16,6 +16,11 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     case jxlEncodeLossless = "jxl-encode-lossless"
     case tiffDecode = "tiff-decode"
     case tiffEncode = "tiff-encode"
+    // AVIF and HEIC (issue 13): avif-heic-compare.sh passes files made by avifenc and heif-enc.
+    case avifDecode = "avif-decode"
+    case avifEncode = "avif-encode"
+    case heicDecode = "heic-decode"
+    case heicEncode = "heic-encode"
 
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
@@ -24,8 +29,12 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
         case .pngDecode, .pngEncode: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
         case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
-        case .jxlDecode, .jxlEncode, .jxlEncodeLossless, .tiffDecode, .tiffEncode:
+        case .jxlDecode, .jxlEncode, .jxlEncodeLossless, .tiffDecode, .tiffEncode, .avifEncode, .heicEncode:
             "deb-mate-backgrounds/nature/YellowFlower.jpg"
+        // The corpus's largest AVIF; avif-heic-compare.sh passes a 4 MP file made by avifenc instead.
+        case .avifDecode: "pillow/avif/exif.avif"
+        // No HEIC in the corpus: avif-heic-compare.sh passes a file made by heif-enc.
+        case .heicDecode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
         }
     }
 
@@ -38,7 +47,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     public func prepare(file: URL) throws -> Input {
         let data = try Data(contentsOf: file)
         switch self {
-        case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode:
+        case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode, .avifEncode, .heicEncode:
             return Input(data: data, image: try Self.coders.decode(data))
         case .jxlDecode, .tiffDecode:
             return Input(data: try encodedInput(data), image: nil)
@@ -51,7 +60,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     @discardableResult
     public func run(_ input: Input) throws -> Int {
         switch self {
-        case .jpegDecode, .pngDecode, .webpDecode, .jxlDecode, .tiffDecode:
+        case .jpegDecode, .pngDecode, .webpDecode, .jxlDecode, .tiffDecode, .avifDecode, .heicDecode:
             return try Self.coders.decode(input.data).pixelSize.width
         case .jpegThumbnail:
             var options = ImageDecodingOptions()
@@ -67,6 +76,12 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             return try Self.coders.encode(input.image!, as: .jpegXL, options: .init(lossless: true)).count
         case .tiffEncode:
             return try Self.coders.encode(input.image!, as: .tiff, options: .init(compressionLevel: 6)).count
+        case .avifEncode:
+            // Quality 0.6 is quantizer 25 (avifenc --min 25 --max 25), speed 6 is avifenc's default.
+            return try Self.coders.encode(input.image!, as: .avif, options: .init(quality: 0.6, speed: 6)).count
+        case .heicEncode:
+            // heif-enc -q 60, libheif's default x265 preset.
+            return try Self.coders.encode(input.image!, as: .heic, options: .init(quality: 0.6)).count
         }
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageAVIF
+import WebImageTesting
+
+@Suite struct AVIFAnimationTests {
+    let coder = AVIFCoder()
+
+    @Test func losslessSequenceRoundTripsEveryFrameAndDuration() throws {
+        let data = try AVIFTestData.animation(frames: 5, duration: 0.12, lossless: true)
+        let image = try coder.decode(data)
+        let animation = try #require(image.animation)
+        #expect(image.isAnimated)
+        #expect(animation.frameCount == 5)
+        #expect(animation.loopCount == 0)
+        #expect(animation.canvasSize == PixelSize(width: 32, height: 32))
+        for index in 0..<5 {
+            #expect(abs(animation.duration(at: index) - 0.12) < 0.0005)
+            let frame = try animation.frame(at: index)
+            #expect(frame.pixels == ImageFixtures.movingSquare(index: index), "frame \(index)")
+            #expect(frame.duration == animation.duration(at: index))
+        }
+        #expect(image.pixels == ImageFixtures.movingSquare(index: 0))
+    }
+
+    @Test func framesInAnyOrderMatchSequentialOnes() throws {
+        let data = try AVIFTestData.animation(frames: 6)
+        let sequential = try #require(try coder.decode(data).animation)
+        let expected = try (0..<6).map { try sequential.frame(at: $0).pixels }
+        let random = try #require(try coder.decode(data).animation)
+        for index in [4, 1, 5, 5, 0, 3, 2] {
+            #expect(try random.frame(at: index).pixels == expected[index], "frame \(index)")
+        }
+        #expect(throws: WebImageError.self) { try random.frame(at: 6) }
+    }
+
+    @Test func headerCountsFramesWithoutDecoding() throws {
+        let data = try AVIFTestData.animation(frames: 3, duration: 0.25)
+        let header = try coder.readHeader(data)
+        #expect(header.frameCount == 3)
+        #expect(header.loopCount == 0)
+        #expect(header.frameDurations?.count == 3)
+        #expect(header.frameDurations?.allSatisfy { abs($0 - 0.25) < 0.0005 } == true)
+        #expect(header.pixelSize == PixelSize(width: 32, height: 32))
+    }
+
+    @Test func firstFrameOnlyAndThumbnails() throws {
+        let data = try AVIFTestData.animation(frames: 3)
+        let first = try coder.decode(data, options: ImageDecodingOptions(firstFrameOnly: true))
+        #expect(first.animation == nil)
+        #expect(first.pixelSize == PixelSize(width: 32, height: 32))
+        let small = try coder.decode(data, options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 16, height: 16)))
+        let animation = try #require(small.animation)
+        #expect(animation.canvasSize == PixelSize(width: 16, height: 16))
+        #expect(try animation.frame(at: 2).pixels.size == PixelSize(width: 16, height: 16))
+        #expect(small.pixelSize == PixelSize(width: 16, height: 16))
+    }
+
+    @Test func animationBudgetIsCheckedBeforeDecodingFrames() throws {
+        let data = try AVIFTestData.animation(frames: 4)
+        var options = ImageDecodingOptions()
+        options.maxAnimationPixelCount = 3 * 32 * 32
+        let error = try #require(throws: WebImageError.self) { try coder.decode(data, options: options) }
+        #expect(error.code == .tooLarge)
+        options.maxAnimationPixelCount = 4 * 32 * 32
+        #expect(try coder.decode(data, options: options).animation?.frameCount == 4)
+    }
+
+    @Test func firstFrameOnlyEncodingWritesAStillImage() throws {
+        let data = try coder.encode(
+            ImageFixtures.animation(frames: 3), as: .avif, options: ImageEncodingOptions(lossless: true, firstFrameOnly: true, speed: 10))
+        let image = try coder.decode(data)
+        #expect(image.animation == nil)
+        #expect(image.pixels == ImageFixtures.movingSquare(index: 0))
+    }
+}
