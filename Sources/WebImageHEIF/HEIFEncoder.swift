@@ -37,6 +37,8 @@ enum HEIFEncoder {
         defer { heif_encoder_release(encoder) }
         if options.lossless {
             try check(heif_encoder_set_lossless(encoder, 1), "asking for lossless")
+            // Lossless HEVC of subsampled chroma would still lose colour; the YCbCr conversion rounds.
+            try check(heif_encoder_set_parameter_string(encoder, "chroma", "444"), "asking for 4:4:4 chroma")
         } else {
             try check(heif_encoder_set_lossy_quality(encoder, Int32(options.qualityPercent)), "setting the quality")
         }

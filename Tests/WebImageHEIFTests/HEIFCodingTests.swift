@@ -40,6 +40,16 @@ import WebImageTesting
         #expect(try Self.encode(pixels, quality: 0.2).count < (try Self.encode(pixels, quality: 0.95)).count)
     }
 
+    @Test(.enabled(if: HEIFCoder.canEncodeHEIC)) func losslessIsNearlyExact() throws {
+        let pixels = ImageFixtures.gradient(width: 48, height: 32)
+        let data = try coder.encode(Image(pixels: pixels), as: .heic, options: ImageEncodingOptions(lossless: true, speed: 10))
+        let decoded = try coder.decode(data)
+        // Only the RGB → YCbCr → RGB rounding remains.
+        #expect(ImageFixtures.maxAbsoluteDifference(decoded.pixels, pixels) <= 3)
+        let lossy = try coder.decode(try Self.encode(pixels, quality: 0.5))
+        #expect(ImageFixtures.meanAbsoluteDifference(decoded.pixels, pixels) < ImageFixtures.meanAbsoluteDifference(lossy.pixels, pixels))
+    }
+
     @Test(.enabled(if: HEIFCoder.canEncodeHEIC)) func alphaSurvives() throws {
         let pixels = ImageFixtures.translucentGradient(width: 48, height: 16)
         let image = try coder.decode(try Self.encode(pixels, quality: 0.95))

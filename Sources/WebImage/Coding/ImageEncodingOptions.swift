@@ -8,13 +8,14 @@
 /// let data = try coders.encode(image, as: .webp, options: .init(quality: 0.8, maxFileSize: 50_000))
 /// ```
 public struct ImageEncodingOptions: Hashable, Sendable {
-    /// Quality from 0 (smallest) to 1 (best), for lossy formats (JPEG, lossy WebP, lossy JPEG XL,
-    /// where it maps to a Butteraugli distance as `cjxl --quality` does).
+    /// Quality from 0 (smallest) to 1 (best), for lossy formats (JPEG, lossy WebP, AVIF, HEIC, lossy
+    /// JPEG XL, where it maps to a Butteraugli distance as `cjxl --quality` does).
     public var quality: Double = 0.9
     /// zlib compression level 0–9 for PNG, and the deflate level 1–9 for TIFF (`nil`: the codec's
     /// default, 6).
     public var compressionLevel: Int?
-    /// Encode WebP and JPEG XL losslessly.
+    /// Encode WebP, JPEG XL, AVIF (4:4:4 with the identity matrix, bit-exact RGB) and HEIC (x265
+    /// lossless at 4:4:4; its RGB → YCbCr conversion still rounds) losslessly.
     public var lossless: Bool = false
     /// Scale the image down to fit inside this size before encoding, keeping the aspect ratio.
     public var maxPixelSize: PixelSize?
