@@ -44,7 +44,7 @@ final class AVIFAnimatedSource: AnimatedImageSource {
                 session = existing
             } else {
                 session = try AVIFDecoderSession(bytes: bytes.buffer, owner: bytes, readsDurations: false)
-                session.limitPixels(to: maxPixelCount)
+                try session.limitPixels(to: maxPixelCount)
                 state = session
             }
             return try session.rgba(at: index, maxPixelCount: maxPixelCount)

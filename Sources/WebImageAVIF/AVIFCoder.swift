@@ -49,7 +49,7 @@ public struct AVIFCoder: ImageCoding {
             let session = try AVIFDecoderSession(bytes: bytes, readsDurations: !options.firstFrameOnly)
             let info = session.info
             try options.checkPixelLimit(info.size)
-            session.limitPixels(to: options.maxPixelCount)
+            try session.limitPixels(to: options.maxPixelCount)
             if info.frameCount > 1 && !options.firstFrameOnly {
                 try options.checkAnimationBudget(frameCount: info.frameCount, canvasSize: info.size)
                 let target = options.targetSize(

@@ -39,11 +39,23 @@ final class AVIFDecoderSession {
         decoder.pointee.ignoreXMP = AVIF_TRUE
         // Browsers accept files that miss a mandatory box such as `pixi`; so do we.
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
+        // Sizes are judged by the caller's pixel limit (a 40000×2 strip is fine, 20000×20000 is
+        // not), so that an oversized file is `tooLarge`, not a parse failure.
+        decoder.pointee.imageDimensionLimit = 0
         do {
             try AVIFStatus.check(
                 avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count),
                 while: "opening the data")
-            try AVIFStatus.check(avifDecoderParse(decoder), while: "reading the container")
+            let parsed = avifDecoderParse(decoder)
+            if parsed != AVIF_RESULT_OK {
+                let detail = Self.diagnostic(decoder)
+                // libavif refuses sizes over its own limit (16384 × 16384 pixels) while parsing.
+                if detail.contains("too large") {
+                    throw WebImageError(.tooLarge, "AVIF image size is over libavif's limit (\(detail))")
+                }
+                throw AVIFStatus.error(for: parsed, while: "reading the container\(detail.isEmpty ? "" : ": " + detail)")
+                    ?? WebImageError.badData("AVIF container is corrupt")
+            }
             guard let image = decoder.pointee.image, image.pointee.width > 0, image.pointee.height > 0 else {
                 throw WebImageError.badData("AVIF container declares no image size")
             }
@@ -72,11 +84,20 @@ final class AVIFDecoderSession {
 
     deinit { avifDecoderDestroy(decoder) }
 
+    /// libavif's explanation of its last error, if any.
+    private static func diagnostic(_ decoder: UnsafeMutablePointer<avifDecoder>) -> String {
+        withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
     /// Makes the AV1 decoder refuse frames over `maxPixelCount` pixels, whatever the container
-    /// said (dav1d's frame size limit, set when the codec starts on the first frame).
-    func limitPixels(to maxPixelCount: Int) {
-        let limit = min(max(1, maxPixelCount), Int(UInt32.max))
-        decoder.pointee.imageSizeLimit = min(UInt32(limit), decoder.pointee.imageSizeLimit)
+    /// said (dav1d's frame size limit). The parse ran without a limit so that the caller could
+    /// answer `tooLarge` from the container's size; the reset recreates the codecs with this one.
+    func limitPixels(to maxPixelCount: Int) throws {
+        decoder.pointee.imageSizeLimit = UInt32(min(max(1, maxPixelCount), Int(UInt32.max)))
+        try AVIFStatus.check(avifDecoderReset(decoder), while: "setting the pixel limit")
+        index = -1
     }
 
     /// Decodes frame `target` and converts it to straight 8-bit RGBA.

@@ -10,6 +10,9 @@ enum HEIFStatus {
 
     /// The decoding-side error for `error`, or `nil` for `heif_error_Ok`.
     static func decodingError(for error: heif_error, while stage: String) -> WebImageError? {
+        if error.code != heif_error_Ok && error.subcode == heif_suberror_Security_limit_exceeded {
+            return WebImageError(.tooLarge, "HEIF file exceeds libheif's security limits (\(stage): \(message(of: error)))")
+        }
         switch error.code {
         case heif_error_Ok:
             return nil
@@ -17,8 +20,6 @@ enum HEIFStatus {
             return WebImageError(.decodingFailed, "libheif ran out of memory (\(stage): \(message(of: error)))")
         case heif_error_Usage_error:
             return WebImageError(.decodingFailed, "libheif refused the call (\(stage): \(message(of: error)))")
-        case heif_error_Invalid_input where error.subcode == heif_suberror_Security_limit_exceeded:
-            return WebImageError(.tooLarge, "HEIF file exceeds libheif's security limits (\(stage): \(message(of: error)))")
         default:
             // Invalid input, unsupported file type or feature, a codec plugin's error.
             return .badData("HEIF data is corrupt or unsupported (\(stage): \(message(of: error)))")

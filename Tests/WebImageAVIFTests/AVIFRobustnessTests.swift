@@ -16,6 +16,23 @@ import WebImageTesting
         #expect(try coder.decode(data, options: ImageDecodingOptions(maxPixelCount: 200)).pixelSize.pixelCount == 200)
     }
 
+    /// A few hundred bytes declaring hundreds of megapixels: refused from the container, before
+    /// the AV1 decoder starts; the header reports the declared size up to libavif's own limit.
+    @Test(arguments: [(UInt32(20_000), UInt32(20_000)), (60_000, 60_000), (200_000_000, 1)])
+    func declaredHugeSizeIsTooLarge(width: UInt32, height: UInt32) throws {
+        let small = try AVIFTestData.encode(ImageFixtures.gradient(width: 16, height: 16))
+        let hostile = AVIFTestData.declaringSize(small, width: width, height: height)
+        let error = try #require(throws: WebImageError.self) { try coder.decode(hostile) }
+        #expect(error.code == .tooLarge, "\(error)")
+        if UInt64(width) * UInt64(height) <= 16384 * 16384 {
+            #expect(try coder.readHeader(hostile).pixelSize == PixelSize(width: Int(width), height: Int(height)))
+        } else {
+            // Beyond libavif's own limit even the parse refuses, and says so.
+            let headerError = try #require(throws: WebImageError.self) { try coder.readHeader(hostile) }
+            #expect(headerError.code == .tooLarge)
+        }
+    }
+
     @Test func garbageThrowsBadImageData() throws {
         let inputs: [Data] = [
             Data(),

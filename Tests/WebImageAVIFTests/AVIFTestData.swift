@@ -17,4 +17,22 @@ enum AVIFTestData {
             ImageFixtures.animation(frames: frames, duration: duration), as: .avif,
             options: ImageEncodingOptions(quality: 0.9, lossless: lossless, speed: 10))
     }
+
+    /// `data` with every `ispe` box's size replaced: a file that declares `width`×`height` but
+    /// holds a small picture.
+    static func declaringSize(_ data: Data, width: UInt32, height: UInt32) -> Data {
+        var bytes = [UInt8](data)
+        let tag = Array("ispe".utf8)
+        var offset = 4
+        while offset + 16 <= bytes.count {
+            if bytes[offset..<offset + 4].elementsEqual(tag) {
+                // type, version and flags (4), width (4), height (4)
+                for (index, value) in [width, height].enumerated() {
+                    for byte in 0..<4 { bytes[offset + 8 + index * 4 + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte)) }
+                }
+            }
+            offset += 1
+        }
+        return Data(bytes)
+    }
 }

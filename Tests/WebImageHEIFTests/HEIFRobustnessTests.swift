@@ -8,6 +8,21 @@ import WebImageTesting
 @Suite struct HEIFRobustnessTests {
     let coder = HEIFCoder()
 
+    /// A small HEIC whose `ispe` declares hundreds of megapixels: `tooLarge` from the container
+    /// (our limit, or libheif's own per-side security limit beyond 32768), before HEVC decoding.
+    @Test(.enabled(if: HEIFCoder.canEncodeHEIC), arguments: [(UInt32(20_000), UInt32(20_000)), (60_000, 60_000)])
+    func declaredHugeSizeIsTooLarge(width: UInt32, height: UInt32) throws {
+        let small = try HEIFEncoder.encode(ImageFixtures.gradient(width: 16, height: 16), options: ImageEncodingOptions(speed: 10))
+        var bytes = [UInt8](small)
+        for offset in 0..<(bytes.count - 16) where bytes[offset..<offset + 4].elementsEqual("ispe".utf8) {
+            for (index, value) in [width, height].enumerated() {
+                for byte in 0..<4 { bytes[offset + 8 + index * 4 + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte)) }
+            }
+        }
+        let error = try #require(throws: WebImageError.self) { try coder.decode(Data(bytes)) }
+        #expect(error.code == .tooLarge, "\(error)")
+    }
+
     @Test func garbageThrowsBadImageData() throws {
         let inputs: [Data] = [
             Data(),
