@@ -71,8 +71,10 @@ let package = Package(
             name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         .target(name: "CSVGShim", dependencies: ["CSVG"], path: "Sources/C/CSVGShim"),
+        // AVIF and HEIF/HEIC (issue 13): libavif, libheif. CAVIF has no pkgConfig: libavif.pc's only
+        // flag is -DAVIF_DLL (for Windows), which SwiftPM refuses with a warning.
         .systemLibrary(
-            name: "CAVIF", path: "Sources/C/CAVIF", pkgConfig: "libavif",
+            name: "CAVIF", path: "Sources/C/CAVIF",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(
             name: "CHEIF", path: "Sources/C/CHEIF", pkgConfig: "libheif",
