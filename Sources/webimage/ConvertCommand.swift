@@ -6,8 +6,10 @@ import WebImageCodecs
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode an image and encode it in the format of OUT's extension (jpg, png, gif, webp, jxl, tif, avif, heic).",
-        discussion: "Animated input gives animated output when the format allows it (GIF, APNG, WebP, AVIF), unless --first-frame.")
+        abstract:
+            "Decode an image and encode it in the format of OUT's extension (jpg, png, gif, webp, jxl, tif, avif, heic).",
+        discussion:
+            "Animated input gives animated output when the format allows it (GIF, APNG, WebP, AVIF), unless --first-frame.")
 
     @Argument(help: "The input image file.")
     var input: String
@@ -33,7 +35,9 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         let ext = URL(fileURLWithPath: output).pathExtension
         guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
-            throw ValidationError("cannot tell an output format WebImage writes from '\(output)' (use .jpg, .png, .gif, .webp, .jxl, .tif, .avif or .heic)")
+            throw ValidationError(
+                "cannot tell an output format WebImage writes from '\(output)' "
+                    + "(use .jpg, .png, .gif, .webp, .jxl, .tif, .avif or .heic)")
         }
     }
 

@@ -69,7 +69,8 @@ import WebImageTesting
 
     @Test func firstFrameOnlyEncodingWritesAStillImage() throws {
         let data = try coder.encode(
-            ImageFixtures.animation(frames: 3), as: .avif, options: ImageEncodingOptions(lossless: true, firstFrameOnly: true, speed: 10))
+            ImageFixtures.animation(frames: 3), as: .avif,
+            options: ImageEncodingOptions(lossless: true, firstFrameOnly: true, speed: 10))
         let image = try coder.decode(data)
         #expect(image.animation == nil)
         #expect(image.pixels == ImageFixtures.movingSquare(index: 0))

@@ -79,7 +79,8 @@ import WebImageTesting
         let pixels = ImageFixtures.translucentGradient(width: 33, height: 17)
         let data = try AVIFTestData.encode(pixels)
         let header = try coder.readHeader(data)
-        #expect(header == ImageHeader(format: .avif, pixelSize: PixelSize(width: 33, height: 17), hasAlpha: true, orientation: .up))
+        let expected = ImageHeader(format: .avif, pixelSize: PixelSize(width: 33, height: 17), hasAlpha: true, orientation: .up)
+        #expect(header == expected)
         #expect(throws: WebImageError.self) { try coder.readHeader(Data("not an avif".utf8)) }
     }
 
@@ -100,7 +101,9 @@ import WebImageTesting
         for turns in 0..<4 {
             for mirror in [nil, UInt8(0), 1] {
                 let orientation = AVIFOrientation.orientation(quarterTurnsAntiClockwise: turns, mirrorMode: mirror)
-                #expect(stored.oriented(orientation) == applyTransforms(turns: turns, mirror: mirror), "irot \(turns), imir \(String(describing: mirror))")
+                #expect(
+                    stored.oriented(orientation) == applyTransforms(turns: turns, mirror: mirror),
+                    "irot \(turns), imir \(String(describing: mirror))")
             }
         }
         #expect(AVIFOrientation.orientation(quarterTurnsAntiClockwise: 1, mirrorMode: 0) == .leftMirrored)

@@ -28,7 +28,9 @@ enum AVIFTestData {
             if bytes[offset..<offset + 4].elementsEqual(tag) {
                 // type, version and flags (4), width (4), height (4)
                 for (index, value) in [width, height].enumerated() {
-                    for byte in 0..<4 { bytes[offset + 8 + index * 4 + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte)) }
+                    for byte in 0..<4 {
+                        bytes[offset + 8 + index * 4 + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte))
+                    }
                 }
             }
             offset += 1

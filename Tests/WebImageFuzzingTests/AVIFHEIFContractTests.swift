@@ -25,16 +25,20 @@ import WebImageCodecs
     static func inputs() throws -> [(name: String, data: Data, decoder: any ImageDecoding)] {
         let fast = ImageEncodingOptions(quality: 0.7, speed: 10)
         let avif = AVIFCoder()
+        func encode(_ image: Image, options: ImageEncodingOptions) throws -> Data {
+            try avif.encode(image, as: .avif, options: options)
+        }
         let frames = (0..<3).map { AnimationFrame(pixels: photo(width: 20, height: 14, translucent: $0 == 1), duration: 0.05) }
         let sequence = Image(pixels: frames[0].pixels, animation: InMemoryAnimation(frames: frames, loopCount: 0))
         var inputs: [(name: String, data: Data, decoder: any ImageDecoding)] = [
-            ("still.avif", try avif.encode(Image(pixels: photo(width: 33, height: 21, translucent: false)), as: .avif, options: fast), avif),
-            ("alpha.avif", try avif.encode(Image(pixels: photo(width: 16, height: 9, translucent: true)), as: .avif, options: fast), avif),
-            ("sequence.avif", try avif.encode(sequence, as: .avif, options: fast), avif),
+            ("still.avif", try encode(Image(pixels: photo(width: 33, height: 21, translucent: false)), options: fast), avif),
+            ("alpha.avif", try encode(Image(pixels: photo(width: 16, height: 9, translucent: true)), options: fast), avif),
+            ("sequence.avif", try encode(sequence, options: fast), avif),
         ]
         if HEIFCoder.canEncodeHEIC {
             let heif = HEIFCoder(embeddedThumbnailSide: 12)
-            inputs.append(("thumbnail.heic", try heif.encode(Image(pixels: photo(width: 40, height: 24, translucent: true)), as: .heic, options: fast), HEIFCoder()))
+            let pixels = photo(width: 40, height: 24, translucent: true)
+            inputs.append(("thumbnail.heic", try heif.encode(Image(pixels: pixels), as: .heic, options: fast), HEIFCoder()))
         }
         return inputs
     }

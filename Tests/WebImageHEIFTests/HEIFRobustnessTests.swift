@@ -12,7 +12,8 @@ import WebImageTesting
     /// (our limit, or libheif's own per-side security limit beyond 32768), before HEVC decoding.
     @Test(.enabled(if: HEIFCoder.canEncodeHEIC), arguments: [(UInt32(20_000), UInt32(20_000)), (60_000, 60_000)])
     func declaredHugeSizeIsTooLarge(width: UInt32, height: UInt32) throws {
-        let small = try HEIFEncoder.encode(ImageFixtures.gradient(width: 16, height: 16), options: ImageEncodingOptions(speed: 10))
+        let small = try HEIFEncoder.encode(
+            ImageFixtures.gradient(width: 16, height: 16), options: ImageEncodingOptions(speed: 10))
         var bytes = [UInt8](small)
         for offset in 0..<(bytes.count - 16) where bytes[offset..<offset + 4].elementsEqual("ispe".utf8) {
             for (index, value) in [width, height].enumerated() {
@@ -54,7 +55,8 @@ import WebImageTesting
             do {
                 _ = try? coder.readHeader(data.prefix(length))
                 _ = try coder.decode(data.prefix(length))
-                _ = try coder.decode(data.prefix(length), options: ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 8, height: 8)))
+                let box = PixelSize(width: 8, height: 8)
+                _ = try coder.decode(data.prefix(length), options: ImageDecodingOptions(thumbnailPixelSize: box))
             } catch let error as WebImageError {
                 rejected += 1
                 #expect(error.code == .badImageData, "prefix of \(length) bytes: \(error)")
