@@ -9,7 +9,8 @@ public import WebImage
 /// full decode resampled with ``Resampler`` (one full-size frame at a time). The container's
 /// `irot`/`imir` transforms become ``Image/orientation`` (carried, not applied, as for JPEG).
 /// Image sequences (`avis`) are animations decoded frame by frame on demand; their loop count
-/// reads 0 (forever), since libavif 0.11 does not expose it.
+/// reads 0 (forever), since libavif 0.11 does not expose it. Frame durations are exact up to 512
+/// frames; longer sequences report their average (libavif's per-frame timing is quadratic).
 ///
 /// Encoding uses libavif's AV1 encoder (libaom on Debian 12): ``ImageEncodingOptions/quality``
 /// maps to the quantizer as libavif 1.0 does (1 → 0, 0 → 63), ``ImageEncodingOptions/speed``

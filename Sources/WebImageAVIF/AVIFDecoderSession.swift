@@ -62,13 +62,17 @@ final class AVIFDecoderSession {
             let count = Int(decoder.pointee.imageCount)
             guard count > 0 else { throw WebImageError.badData("AVIF container has no image") }
             var durations = [Double](repeating: 0, count: count)
-            if readsDurations && count > 1 {
+            if readsDurations && count > 1 && count <= Self.exactDurationFrameLimit {
                 for frame in 0..<count {
                     var timing = avifImageTiming()
                     if avifDecoderNthImageTiming(decoder, UInt32(frame), &timing) == AVIF_RESULT_OK {
                         durations[frame] = timing.duration.isFinite ? max(0, timing.duration) : 0
                     }
                 }
+            } else if readsDurations && count > 1 {
+                let total = decoder.pointee.duration
+                let average = total.isFinite && total > 0 ? total / Double(count) : 0
+                durations = [Double](repeating: average, count: count)
             }
             info = AVIFContainerInfo(
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
@@ -81,6 +85,11 @@ final class AVIFDecoderSession {
         self.decoder = decoder
         self.owner = owner
     }
+
+    /// libavif's per-frame timing walks the sample table from frame 0 (O(n²) for every frame of
+    /// a sequence, worse with a hostile time-to-sample table), so exact durations are read up to
+    /// this many frames; longer sequences report the average (total duration ÷ frames).
+    static let exactDurationFrameLimit = 512
 
     deinit { avifDecoderDestroy(decoder) }
 

@@ -67,6 +67,22 @@ import WebImageTesting
         #expect(try coder.decode(data, options: options).animation?.frameCount == 4)
     }
 
+    /// Past 512 frames the durations are the sequence's average (libavif's per-frame timing is
+    /// quadratic); constant-rate sequences keep their exact value.
+    @Test func longSequenceReportsItsAverageDuration() throws {
+        let frames = (0..<520).map { index in
+            let colour = RGBA8(r: UInt8(index % 256), g: 0, b: 0)
+            return AnimationFrame(pixels: PixelBuffer(width: 8, height: 8, alphaMode: .straight, fill: colour), duration: 0.04)
+        }
+        let image = Image(pixels: frames[0].pixels, animation: InMemoryAnimation(frames: frames, loopCount: 0))
+        let data = try coder.encode(image, as: .avif, options: ImageEncodingOptions(quality: 0.5, speed: 10))
+        let header = try coder.readHeader(data)
+        #expect(header.frameCount == 520)
+        #expect(header.frameDurations?.allSatisfy { abs($0 - 0.04) < 0.0005 } == true)
+        let decoded = try #require(try coder.decode(data).animation)
+        #expect(abs(decoded.duration(at: 519) - 0.04) < 0.0005)
+    }
+
     @Test func firstFrameOnlyEncodingWritesAStillImage() throws {
         let data = try coder.encode(
             ImageFixtures.animation(frames: 3), as: .avif,
