@@ -14,7 +14,8 @@ final class AVIFAnimatedSource: AnimatedImageSource {
     let loopCount = 0
     /// The size of the frames returned (the file's size, or smaller when scaled down).
     let canvasSize: PixelSize
-    private let durations: [Double]
+    /// The sample durations in seconds, as stored.
+    private let storedDurations: [Double]
     private let bytes: AVIFOwnedBytes
     private let alphaMode: AlphaMode
     private let maxPixelCount: Int
@@ -24,14 +25,19 @@ final class AVIFAnimatedSource: AnimatedImageSource {
     init(bytes: AVIFOwnedBytes, info: AVIFContainerInfo, outputSize: PixelSize, alphaMode: AlphaMode, maxPixelCount: Int) {
         self.bytes = bytes
         self.frameCount = info.frameCount
-        self.durations = info.durations
+        self.storedDurations = info.durations
         self.canvasSize = outputSize
         self.alphaMode = alphaMode
         self.maxPixelCount = maxPixelCount
     }
 
+    /// The played duration (``FrameDurationRule``: 10 ms or less becomes 100 ms).
     func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
+        FrameDurationRule.played(storedDuration(at: index))
+    }
+
+    func storedDuration(at index: Int) -> Double {
+        storedDurations.indices.contains(index) ? storedDurations[index] : 0
     }
 
     func frame(at index: Int) throws -> AnimationFrame {

@@ -95,7 +95,8 @@ extension AVIFCoder: ImageHeaderReading {
             let animated = info.frameCount > 1
             return ImageHeader(
                 format: .avif, pixelSize: info.size, frameCount: info.frameCount, loopCount: animated ? 0 : nil,
-                frameDurations: animated ? info.durations : nil, hasAlpha: info.hasAlpha,
+                frameDurations: animated ? info.durations.map(FrameDurationRule.played) : nil,
+                storedFrameDurations: animated ? info.durations : nil, hasAlpha: info.hasAlpha,
                 orientation: info.orientation)
         }
     }

@@ -19,18 +19,29 @@ enum AVIFEncoder {
     }
 
     /// Encodes every frame of `animation` as an image sequence, one frame in memory at a time.
-    /// The loop count is not written (libavif 0.11 has no edit-list support): players loop forever.
+    /// Sample durations are the frames' stored durations (``AnimatedImageSource/storedDuration(at:)``)
+    /// in milliseconds: at least 1 (a 0 ms frame is written as 1 ms, which plays as 100 ms just the
+    /// same) and at least 11 when the duration plays as stored, so rounding never moves a frame
+    /// into ``FrameDurationRule``'s 100 ms zone. The loop count is not written (libavif 0.11 has no
+    /// edit-list support): players loop forever.
     static func encode(_ animation: any AnimatedImageSource, hasAlpha: Bool, options: ImageEncodingOptions) throws -> Data {
         let encoder = try makeEncoder(options: options)
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.timescale = timescale
         for index in 0..<animation.frameCount {
             let frame = try animation.frame(at: index)
-            let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
+            let milliseconds = Self.milliseconds(animation.storedDuration(at: index))
             let flags = index == 0 ? AVIF_ADD_IMAGE_FLAG_FORCE_KEYFRAME.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
             try add(frame.pixels, to: encoder, withAlpha: hasAlpha, options: options, duration: milliseconds, flags: flags)
         }
         return try finish(encoder)
+    }
+
+    /// `seconds` in whole milliseconds for a sample duration (see ``encode(_:hasAlpha:options:)``).
+    static func milliseconds(_ seconds: Double) -> UInt64 {
+        guard seconds.isFinite, seconds > 0 else { return 1 }
+        let ms = min((seconds * 1000).rounded(), Double(UInt32.max))
+        return UInt64(FrameDurationRule.isReplaced(seconds) ? max(1, ms) : max(11, ms))
     }
 
     private static func makeEncoder(options: ImageEncodingOptions) throws -> UnsafeMutablePointer<avifEncoder> {

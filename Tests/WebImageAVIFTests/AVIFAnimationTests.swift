@@ -83,6 +83,23 @@ import WebImageTesting
         #expect(abs(decoded.duration(at: 519) - 0.04) < 0.0005)
     }
 
+    /// One duration rule for every animated format: a stored delay of 10 ms or less plays as
+    /// 100 ms; the stored value stays readable and is what the encoder writes.
+    @Test func shortDelaysPlayAs100msAndKeepTheirStoredValue() throws {
+        let frames = (0..<3).map { AnimationFrame(pixels: ImageFixtures.movingSquare(index: $0), duration: 0.1) }
+        let stored = [0.0, 0.01, 0.05]
+        let image = Image(
+            pixels: frames[0].pixels, animation: InMemoryAnimation(frames: frames, loopCount: 0, storedDurations: stored))
+        let data = try coder.encode(image, as: .avif, options: ImageEncodingOptions(speed: 10))
+        let animation = try #require(try coder.decode(data).animation)
+        #expect((0..<3).map { animation.duration(at: $0) } == [0.1, 0.1, 0.05])
+        #expect(abs(animation.storedDuration(at: 0) - 0.001) < 1e-9)  // 0 ms is written as 1 ms
+        #expect(abs(animation.storedDuration(at: 1) - 0.01) < 1e-9)
+        let header = try coder.readHeader(data)
+        #expect(header.frameDurations == [0.1, 0.1, 0.05])
+        #expect(header.storedFrameDurations?[1] == animation.storedDuration(at: 1))
+    }
+
     @Test func firstFrameOnlyEncodingWritesAStillImage() throws {
         let data = try coder.encode(
             ImageFixtures.animation(frames: 3), as: .avif,
