@@ -32,6 +32,10 @@ final class AVIFAnimatedSource: AnimatedImageSource {
     }
 
     /// The played duration (``FrameDurationRule``: 10 ms or less becomes 100 ms).
+    /// How many AV1 frames this source has decoded, for the tests that check that sequential
+    /// access costs one frame per step.
+    var decodedFrameCount: Int { cursor.withLock { $0?.decodedFrames ?? 0 } }
+
     func duration(at index: Int) -> Double {
         FrameDurationRule.played(storedDuration(at: index))
     }

@@ -23,6 +23,8 @@ final class AVIFDecoderSession {
     private let owner: AVIFOwnedBytes?
     /// The frame in `decoder.image`, or -1 before the first decode.
     private(set) var index = -1
+    /// How many AV1 frames libavif has decoded (a seek decodes from the nearest keyframe).
+    private(set) var decodedFrames = 0
     let info: AVIFContainerInfo
 
     /// Parses the container of `bytes`, which must stay valid as long as the session (pass
@@ -115,10 +117,9 @@ final class AVIFDecoderSession {
             throw WebImageError(.decodingFailed, "frame \(target) is out of range 0..<\(info.frameCount)")
         }
         if target != index {
-            let result =
-                target == index + 1
-                ? avifDecoderNextImage(decoder)
-                : avifDecoderNthImage(decoder, UInt32(target))
+            let sequential = target == index + 1
+            let result = sequential ? avifDecoderNextImage(decoder) : avifDecoderNthImage(decoder, UInt32(target))
+            decodedFrames += sequential ? 1 : target - Int(avifDecoderNearestKeyframe(decoder, UInt32(target))) + 1
             guard result == AVIF_RESULT_OK else {
                 // The decoder's position is unknown now: the next call seeks from a keyframe.
                 index = -2

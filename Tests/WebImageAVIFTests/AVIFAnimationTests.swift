@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebImage
-import WebImageAVIF
 import WebImageTesting
+
+@testable import WebImageAVIF
 
 @Suite struct AVIFAnimationTests {
     let coder = AVIFCoder()
@@ -33,6 +34,17 @@ import WebImageTesting
             #expect(try random.frame(at: index).pixels == expected[index], "frame \(index)")
         }
         #expect(throws: WebImageError.self) { try random.frame(at: 6) }
+    }
+
+    /// A cursor, not a replay: frame n+1 after frame n costs one AV1 frame.
+    @Test func sequentialAccessDecodesEachFrameOnce() throws {
+        let data = try AVIFTestData.animation(frames: 6)
+        let source = try #require(try coder.decode(data).animation as? AVIFAnimatedSource)
+        #expect(source.decodedFrameCount == 1)  // the poster
+        for index in 1..<6 { _ = try source.frame(at: index) }
+        #expect(source.decodedFrameCount == 6)
+        _ = try source.frame(at: 5)  // the frame at hand: no decode
+        #expect(source.decodedFrameCount == 6)
     }
 
     @Test func headerCountsFramesWithoutDecoding() throws {
