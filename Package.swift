@@ -60,13 +60,17 @@ let package = Package(
             name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebpdemux libwebpmux libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // JPEG XL, TIFF and SVG (issue 13): libjxl, libtiff (+ a shim for its callbacks), librsvg (+ a shim: GLib stays in C).
+        // CJXL has no pkgConfig: libjxl.pc's only flag is libhwy's -DHWY_SHARED_DEFINE (the public
+        // headers never include highway), which SwiftPM refuses with a warning.
         .systemLibrary(
-            name: "CJXL", path: "Sources/C/CJXL", pkgConfig: "libjxl",
+            name: "CJXL", path: "Sources/C/CJXL",
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
         .systemLibrary(
             name: "CTIFF", path: "Sources/C/CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShim"),
+        // librsvg's headers need GLib's, cairo's and gdk-pixbuf's include paths, so CSVG keeps
+        // pkg-config; SwiftPM drops gio's `-pthread` from it with a warning (harmless: glibc needs no flag).
         .systemLibrary(
             name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
