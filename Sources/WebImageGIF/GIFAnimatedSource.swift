@@ -6,19 +6,20 @@ import WebImage
 /// Holds the encoded bytes and the frame index built by one pass over the file; frame N is made
 /// by compositing frames onto a cached canvas, so sequential access decodes each frame once and a
 /// backwards seek replays from frame 0. Only the current canvas (and, for disposal 3, the saved
-/// rectangle) is kept in memory, never every frame. Thread-safe: the canvas is behind a `Mutex`.
+/// rectangle) is kept in memory, never every frame, with the giflib session and its index buffer.
+/// Thread-safe: the canvas and the session are behind a `Mutex`.
 final class GIFAnimatedSource: AnimatedImageSource {
     private let renderer: GIFRenderer
     private let output: GIFOutput
-    private let cache: Mutex<GIFCanvas?>
+    private let playback: Mutex<GIFPlayback>
     private let decoded = Atomic<Int>(0)
 
-    /// `canvas` may hold the canvas after some frames have been drawn (the decoder passes the
-    /// canvas it made for frame 0, so that frame 1 starts from there).
-    init(renderer: GIFRenderer, output: GIFOutput, canvas: GIFCanvas?) {
+    /// `playback` may hold the canvas after some frames have been drawn (the decoder passes the
+    /// state it made for frame 0, so that frame 1 starts from there).
+    init(renderer: GIFRenderer, output: GIFOutput, playback: sending GIFPlayback) {
         self.renderer = renderer
         self.output = output
-        cache = Mutex(canvas)
+        self.playback = Mutex(playback)
     }
 
     var frameCount: Int { renderer.container.frames.count }
@@ -40,9 +41,11 @@ final class GIFAnimatedSource: AnimatedImageSource {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.decodingFailed, "GIF frame \(index) out of range 0..<\(frameCount)")
         }
-        let canvas = try cache.withLock { cached in
-            decoded.add(try renderer.advance(&cached, to: index), ordering: .relaxed)
-            guard let canvas = cached else { throw WebImageError(.decodingFailed, "GIF frame \(index) missing") }
+        let canvas = try playback.withLock { playback in
+            decoded.add(try renderer.advance(&playback, to: index), ordering: .relaxed)
+            guard let canvas = playback.canvas else {
+                throw WebImageError(.decodingFailed, "GIF frame \(index) missing")
+            }
             return canvas.buffer
         }
         return AnimationFrame(pixels: output.shape(canvas), duration: duration(at: index))

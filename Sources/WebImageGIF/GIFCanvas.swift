@@ -23,22 +23,18 @@ struct GIFCanvas {
     private var pendingDisposal: (disposal: GIFDisposal, rect: GIFRect, saved: [UInt8]?)?
 
     /// A canvas of `size` filled per the initial-fill rule for a GIF whose frame 0 is
-    /// `firstRecord` with palette `firstPalette`.
-    init(size: PixelSize, firstRecord: GIFFrameRecord, firstPalette: [UInt8]?) {
+    /// `firstRecord`, drawn with the colour table `firstColors` (see ``GIFIndexedFrame/colors``).
+    init(size: PixelSize, firstRecord: GIFFrameRecord, firstColors: UnsafePointer<UInt32>) {
         width = size.width
         height = size.height
         var fill = RGBA8.clear
         if firstRecord.transparentIndex == nil {
-            fill = Self.color(of: 0, in: firstPalette)
+            let word = UInt32(littleEndian: firstColors[0])
+            fill = RGBA8(
+                r: UInt8(truncatingIfNeeded: word), g: UInt8(truncatingIfNeeded: word >> 8),
+                b: UInt8(truncatingIfNeeded: word >> 16))
         }
         pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, fill: fill).bytes
-    }
-
-    /// The colour of palette entry `index`: grey when there is no palette, black when out of range.
-    static func color(of index: Int, in palette: [UInt8]?) -> RGBA8 {
-        guard let palette else { return RGBA8(r: UInt8(index), g: UInt8(index), b: UInt8(index)) }
-        guard index * 3 + 2 < palette.count else { return .black }
-        return RGBA8(r: palette[index * 3], g: palette[index * 3 + 1], b: palette[index * 3 + 2])
     }
 
     /// The part of `rect` inside the canvas (may be empty).
@@ -55,65 +51,114 @@ struct GIFCanvas {
         let saved = record.disposal == .previous ? copy(area) : nil
         pendingDisposal = (record.disposal, area, saved)
         drawnFrames += 1
-        guard area.width > 0, area.height > 0 else { return }
+        guard area.width > 0, area.height > 0, let indices = frame.indices else { return }
 
-        // Palette lookup table: 256 opaque colours as 4-byte RGBA words (memory order r, g, b, a),
-        // so each pixel is one load and one store. The transparent index is skipped, not looked up.
-        var table = [UInt32](repeating: 0, count: 256)
-        for index in 0..<256 {
-            let color = Self.color(of: index, in: frame.palette)
-            table[index] = (UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | 0xFF00_0000).littleEndian
-        }
+        // Each pixel is one byte load, one table load and one 4-byte store; the transparent index
+        // is skipped, not looked up.
+        let colors = frame.colors
         let transparent = record.transparentIndex ?? -1
-        let dx = area.x - record.rect.x, dy = area.y - record.rect.y
         let (frameWidth, canvasWidth) = (frame.width, width)
+        let firstSource = (area.y - record.rect.y) * frameWidth + (area.x - record.rect.x)
         pixels.withUnsafeMutableBytes { canvas in
-            frame.indices.withUnsafeBufferPointer { indices in
-                table.withUnsafeBufferPointer { colors in
-                    for row in 0..<area.height {
-                        var source = (row + dy) * frameWidth + dx
-                        var target = ((area.y + row) * canvasWidth + area.x) * 4
-                        let end = source + area.width
-                        if transparent < 0 {
-                            while source < end {
-                                canvas.storeBytes(of: colors[Int(indices[source])], toByteOffset: target, as: UInt32.self)
-                                source &+= 1
-                                target &+= 4
-                            }
-                        } else {
-                            while source < end {
-                                let index = Int(indices[source])
-                                if index != transparent {
-                                    canvas.storeBytes(of: colors[index], toByteOffset: target, as: UInt32.self)
-                                }
-                                source &+= 1
-                                target &+= 4
-                            }
-                        }
+            guard let base = canvas.baseAddress else { return }
+            for row in 0..<area.height {
+                let source = indices + firstSource + row * frameWidth
+                let target = base + ((area.y + row) * canvasWidth + area.x) * 4
+                if transparent < 0 {
+                    Self.copyRow(source, to: target, count: area.width, colors: colors)
+                } else {
+                    Self.copyRow(source, to: target, count: area.width, colors: colors, skipping: UInt8(transparent))
+                }
+            }
+        }
+    }
+
+    /// Writes the colours of `count` indices, four at a time.
+    private static func copyRow(
+        _ source: UnsafePointer<UInt8>, to target: UnsafeMutableRawPointer, count: Int, colors: UnsafePointer<UInt32>
+    ) {
+        var i = 0
+        while i &+ 4 <= count {
+            let (a, b, c, d) = (source[i], source[i &+ 1], source[i &+ 2], source[i &+ 3])
+            target.storeBytes(of: colors[Int(a)], toByteOffset: i &* 4, as: UInt32.self)
+            target.storeBytes(of: colors[Int(b)], toByteOffset: i &* 4 &+ 4, as: UInt32.self)
+            target.storeBytes(of: colors[Int(c)], toByteOffset: i &* 4 &+ 8, as: UInt32.self)
+            target.storeBytes(of: colors[Int(d)], toByteOffset: i &* 4 &+ 12, as: UInt32.self)
+            i &+= 4
+        }
+        while i < count {
+            target.storeBytes(of: colors[Int(source[i])], toByteOffset: i &* 4, as: UInt32.self)
+            i &+= 1
+        }
+    }
+
+    /// Writes the colours of `count` indices, leaving the pixels of `transparent` unchanged.
+    ///
+    /// Eight indices at a time, tested on one 8-byte word: a group without the transparent index
+    /// is written without a test per pixel, a group of only the transparent index is skipped.
+    private static func copyRow(
+        _ source: UnsafePointer<UInt8>, to target: UnsafeMutableRawPointer, count: Int, colors: UnsafePointer<UInt32>,
+        skipping transparent: UInt8
+    ) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(transparent) &* ones
+        var i = 0
+        while i &+ 8 <= count {
+            // A zero byte in `group` is a transparent pixel (the has-a-zero-byte test is exact).
+            let group = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self) ^ pattern
+            if group == 0 {
+                // all transparent
+            } else if (group &- ones) & ~group & (ones &* 0x80) == 0 {
+                for k in 0..<8 {
+                    target.storeBytes(of: colors[Int(source[i &+ k])], toByteOffset: (i &+ k) &* 4, as: UInt32.self)
+                }
+            } else {
+                for k in 0..<8 {
+                    let index = source[i &+ k]
+                    if index != transparent {
+                        target.storeBytes(of: colors[Int(index)], toByteOffset: (i &+ k) &* 4, as: UInt32.self)
                     }
                 }
             }
+            i &+= 8
+        }
+        while i < count {
+            let index = source[i]
+            if index != transparent {
+                target.storeBytes(of: colors[Int(index)], toByteOffset: i &* 4, as: UInt32.self)
+            }
+            i &+= 1
         }
     }
 
     private mutating func applyPendingDisposal() {
         guard let pending = pendingDisposal else { return }
         pendingDisposal = nil
+        let rect = pending.rect
+        guard rect.width > 0, rect.height > 0 else { return }
+        let rowBytes = rect.width * 4
+        let canvasWidth = width
         switch pending.disposal {
         case .keep:
             break
         case .background:
-            let clear = [UInt8](repeating: 0, count: pending.rect.width * 4)
-            for row in 0..<pending.rect.height {
-                let start = ((pending.rect.y + row) * width + pending.rect.x) * 4
-                pixels.replaceSubrange(start..<start + clear.count, with: clear)
+            pixels.withUnsafeMutableBytes { canvas in
+                for row in 0..<rect.height {
+                    let start = ((rect.y + row) * canvasWidth + rect.x) * 4
+                    UnsafeMutableRawBufferPointer(rebasing: canvas[start..<start + rowBytes]).initializeMemory(
+                        as: UInt8.self, repeating: 0)
+                }
             }
         case .previous:
             guard let saved = pending.saved else { return }
-            let rowBytes = pending.rect.width * 4
-            for row in 0..<pending.rect.height {
-                let start = ((pending.rect.y + row) * width + pending.rect.x) * 4
-                pixels.replaceSubrange(start..<start + rowBytes, with: saved[row * rowBytes..<(row + 1) * rowBytes])
+            pixels.withUnsafeMutableBytes { canvas in
+                saved.withUnsafeBytes { saved in
+                    for row in 0..<rect.height {
+                        let start = ((rect.y + row) * canvasWidth + rect.x) * 4
+                        UnsafeMutableRawBufferPointer(rebasing: canvas[start..<start + rowBytes]).copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: saved[row * rowBytes..<(row + 1) * rowBytes]))
+                    }
+                }
             }
         }
     }

@@ -15,13 +15,13 @@ enum GIFDecoder {
         let output = GIFOutput(size: target, alphaMode: options.alphaMode)
         let renderer = GIFRenderer(bytes: bytes, container: container, maxPixelCount: options.maxPixelCount)
 
-        var canvas: GIFCanvas?
-        try renderer.advance(&canvas, to: 0)
-        guard let first = canvas?.buffer else { throw WebImageError(.decodingFailed, "GIF frame 0 missing") }
+        var playback = GIFPlayback()
+        try renderer.advance(&playback, to: 0)
+        guard let first = playback.canvas?.buffer else { throw WebImageError(.decodingFailed, "GIF frame 0 missing") }
 
         var animation: GIFAnimatedSource?
         if animated {
-            animation = GIFAnimatedSource(renderer: renderer, output: output, canvas: canvas)
+            animation = GIFAnimatedSource(renderer: renderer, output: output, playback: playback)
         }
         let clears = animated && container.frames.contains { $0.disposal == .background }
         return Image(

@@ -16,7 +16,9 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     private let options: ImageDecodingOptions
     private var bytes: [UInt8] = []
     private var container: GIFContainer?
-    private var canvas: GIFCanvas?
+    /// The canvas after the complete frames and the giflib session, which also decodes the rows
+    /// of a first frame still arriving.
+    private var playback = GIFPlayback()
     private var shownFrames = 0
     /// The first frame while it arrives (non-interlaced): decoded only when an image is asked for.
     private var partialFirstFrame: GIFFrameRecord?
@@ -32,7 +34,7 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         self.options = walk
     }
 
-    var isComplete: Bool { (container?.reachedTrailer ?? false) || (firstFrameOnly && canvas != nil) }
+    var isComplete: Bool { (container?.reachedTrailer ?? false) || (firstFrameOnly && playback.canvas != nil) }
 
     func append(_ data: Data) throws {
         guard !isComplete else { return }
@@ -62,37 +64,43 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         partialFirstFrame = nil
         let renderer = GIFRenderer(bytes: bytes, container: parsed, maxPixelCount: options.maxPixelCount)
         let last = firstFrameOnly ? 0 : parsed.frames.count - 1
-        if (canvas?.drawnFrames ?? 0) <= last {
-            try renderer.advance(&canvas, to: last)
+        if (playback.canvas?.drawnFrames ?? 0) <= last {
+            try renderer.advance(&playback, to: last)
         }
     }
 
     /// The rows of the first frame that have arrived (giflib cannot suspend, so decoded from the
     /// frame's start each time), drawn on a fresh canvas; `nil` without a new whole row.
     private func partialFirstFrameCanvas(_ record: GIFFrameRecord, container: GIFContainer) throws -> GIFCanvas? {
-        let frame: GIFIndexedFrame
+        let decoder = playback.decoder ?? GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
+        playback.decoder = decoder
+        var rows = shownPartialRows
         do {
-            frame = try bytes.withUnsafeBytes {
-                try GIFFrameDecoder.decode(
-                    $0, container: container, record: record, maxPixelCount: options.maxPixelCount, partial: true)
+            let canvas = try bytes.withUnsafeBytes { raw in
+                try decoder.decode(
+                    raw, container: container, record: record, maxPixelCount: options.maxPixelCount, partial: true
+                ) { frame -> GIFCanvas? in
+                    guard frame.height > rows else { return nil }
+                    rows = frame.height
+                    var canvas = GIFCanvas(size: container.canvasSize, firstRecord: record, firstColors: frame.colors)
+                    canvas.draw(frame, record: record)
+                    return canvas
+                }
             }
+            shownPartialRows = rows
+            return canvas
         } catch let error as WebImageError where error.code == .badImageData {
             return nil  // no whole row yet
         }
-        guard frame.height > shownPartialRows else { return nil }
-        shownPartialRows = frame.height
-        var canvas = GIFCanvas(size: container.canvasSize, firstRecord: record, firstPalette: frame.palette)
-        canvas.draw(frame, record: record)
-        return canvas
     }
 
     func currentImage() throws -> Image? {
         guard let container else { return nil }
         let pixels: PixelBuffer
-        if let canvas, canvas.drawnFrames > shownFrames {
+        if let canvas = playback.canvas, canvas.drawnFrames > shownFrames {
             shownFrames = canvas.drawnFrames
             pixels = canvas.buffer
-        } else if canvas == nil, let record = partialFirstFrame,
+        } else if playback.canvas == nil, let record = partialFirstFrame,
             let partial = try partialFirstFrameCanvas(record, container: container)
         {
             pixels = partial.buffer

@@ -1,30 +1,37 @@
 import WebImage
 
+/// How far compositing has gone in one GIF: the canvas after the last drawn frame (nil before
+/// frame 0) and the giflib session that decodes the frames (kept across rewinds).
+struct GIFPlayback {
+    var canvas: GIFCanvas?
+    var decoder: GIFFrameDecoder?
+}
+
 /// Composites the frames of one GIF file in order: the encoded bytes, their index and the limits.
 struct GIFRenderer: Sendable {
     let bytes: [UInt8]
     let container: GIFContainer
     let maxPixelCount: Int
 
-    /// Advances `canvas` (nil: nothing drawn yet) until frame `index` has been drawn, restarting
-    /// from frame 0 when the canvas is already past it. Returns how many frames were decoded.
+    /// Advances `playback` until frame `index` has been drawn, restarting from frame 0 when the
+    /// canvas is already past it. Returns how many frames were decoded.
     @discardableResult
-    func advance(_ canvas: inout GIFCanvas?, to index: Int) throws -> Int {
+    func advance(_ playback: inout GIFPlayback, to index: Int) throws -> Int {
         precondition(index >= 0 && index < container.frames.count, "GIF frame index out of range")
-        if let current = canvas, current.drawnFrames > index + 1 { canvas = nil }
+        if let current = playback.canvas, current.drawnFrames > index + 1 { playback.canvas = nil }
+        let decoder = playback.decoder ?? GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
+        playback.decoder = decoder
         var decoded = 0
         try bytes.withUnsafeBytes { raw in
-            while (canvas?.drawnFrames ?? 0) <= index {
-                let next = canvas?.drawnFrames ?? 0
-                let record = container.frames[next]
-                let frame = try GIFFrameDecoder.decode(
-                    raw, container: container, record: record, maxPixelCount: maxPixelCount)
-                if canvas == nil {
-                    canvas = GIFCanvas(
-                        size: container.canvasSize,
-                        firstRecord: record, firstPalette: frame.palette)
+            while (playback.canvas?.drawnFrames ?? 0) <= index {
+                let record = container.frames[playback.canvas?.drawnFrames ?? 0]
+                try decoder.decode(raw, container: container, record: record, maxPixelCount: maxPixelCount) { frame in
+                    if playback.canvas == nil {
+                        playback.canvas = GIFCanvas(
+                            size: container.canvasSize, firstRecord: record, firstColors: frame.colors)
+                    }
+                    playback.canvas?.draw(frame, record: record)
                 }
-                canvas?.draw(frame, record: record)
                 decoded += 1
             }
         }
