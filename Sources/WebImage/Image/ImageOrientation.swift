@@ -27,33 +27,44 @@ public enum ImageOrientation: Int, Hashable, Sendable, CaseIterable {
 extension PixelBuffer {
     /// The pixels as they should be displayed for an EXIF orientation.
     ///
+    /// Lossless: every pixel is moved, none is blended. Flips and rotations by multiples of 90°
+    /// (``FlipTransformer``, ``RotateTransformer``) run through this same kernel, composed with the
+    /// image's own orientation (``ImageOrientation/followed(by:)``) so that they too move each pixel
+    /// once.
+    ///
     /// ```swift
     /// let upright = image.pixels.oriented(image.orientation)
     /// ```
     public func oriented(_ orientation: ImageOrientation) -> PixelBuffer {
         if orientation == .up { return self }
+        let map = orientation.storedMapping
         let (w, h) = (width, height)
-        let outW = orientation.swapsDimensions ? h : w
-        let outH = orientation.swapsDimensions ? w : h
+        let outW = map.swaps ? h : w
+        let outH = map.swaps ? w : h
+        // The stored index of display pixel (x, y) is origin + x·stepX + y·stepY.
+        let origin = (map.mirrorsX ? w - 1 : 0) + (map.mirrorsY ? (h - 1) * w : 0)
+        let alongStoredX = map.mirrorsX ? -1 : 1
+        let alongStoredY = map.mirrorsY ? -w : w
+        let (stepX, stepY) = map.swaps ? (alongStoredY, alongStoredX) : (alongStoredX, alongStoredY)
+        let tile = 64
         return bytes.withUnsafeBytes { raw in
             let src = raw.bindMemory(to: UInt32.self)
             return PixelBuffer(width: outW, height: outH, alphaMode: alphaMode) { out in
                 out.withMemoryRebound(to: UInt32.self) { dst in
-                    for y in 0..<outH {
-                        for x in 0..<outW {
-                            // (sx, sy): the stored pixel shown at display position (x, y).
-                            let (sx, sy): (Int, Int)
-                            switch orientation {
-                            case .up: (sx, sy) = (x, y)
-                            case .upMirrored: (sx, sy) = (w - 1 - x, y)
-                            case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
-                            case .downMirrored: (sx, sy) = (x, h - 1 - y)
-                            case .leftMirrored: (sx, sy) = (y, x)
-                            case .right: (sx, sy) = (y, h - 1 - x)
-                            case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
-                            case .left: (sx, sy) = (w - 1 - y, x)
+                    guard let s = src.baseAddress, let d = dst.baseAddress else { return }
+                    // Tiles keep the strided reads of the swapping orientations within the cache.
+                    for tileY in stride(from: 0, to: outH, by: tile) {
+                        for tileX in stride(from: 0, to: outW, by: tile) {
+                            let endX = Swift.min(tileX + tile, outW)
+                            for y in tileY..<Swift.min(tileY + tile, outH) {
+                                var i = origin &+ tileX &* stepX &+ y &* stepY
+                                var o = y &* outW &+ tileX
+                                for _ in tileX..<endX {
+                                    d[o] = s[i]
+                                    i &+= stepX
+                                    o &+= 1
+                                }
                             }
-                            dst[y * outW + x] = src[sy * w + sx]
                         }
                     }
                 }

@@ -1,6 +1,6 @@
-/// High-quality image resampling: separable convolution with a Lanczos-3 (default), Catmull-Rom,
-/// bilinear or box kernel, widened by the scale factor when reducing so that every source pixel
-/// contributes (no aliasing).
+/// High-quality image resampling: separable convolution with a Lanczos-3 (default), Mitchell,
+/// Catmull-Rom, bilinear or box kernel, widened by the scale factor when reducing so that every
+/// source pixel contributes (no aliasing); or nearest-neighbour sampling (never widened).
 ///
 /// Works on premultiplied pixels (straight input is premultiplied first and converted back), in
 /// 14-bit fixed point.
@@ -10,23 +10,41 @@
 /// ```
 public enum Resampler {
     /// The reconstruction kernel.
+    ///
+    /// - ``lanczos3``: sharpest, slight ringing on hard edges; the default.
+    /// - ``mitchell``: Mitchell–Netravali (B = C = 1/3), softer, almost no ringing.
+    /// - ``catmullRom``: the cubic with B = 0, C = 1/2.
+    /// - ``bilinear``: the triangle (tent) kernel.
+    /// - ``box``: the area average when reducing.
+    /// - ``nearest``: the source pixel under each output pixel's centre, no blending (pixel art).
     public enum Filter: String, Sendable, CaseIterable {
         case lanczos3, catmullRom, bilinear, box
+        case mitchell, nearest
 
         var support: Double {
             switch self {
             case .lanczos3: 3
-            case .catmullRom: 2
+            case .catmullRom, .mitchell: 2
             case .bilinear: 1
-            case .box: 0.5
+            case .box, .nearest: 0.5
             }
         }
+
+        /// Whether the kernel is stretched by the reduction factor (all but nearest-neighbour).
+        var widensWhenReducing: Bool { self != .nearest }
 
         func weight(_ x: Double) -> Double {
             let x = abs(x)
             switch self {
             case .box:
                 return x <= 0.5 ? 1 : 0
+            case .nearest:
+                return x < 0.5 ? 1 : 0
+            case .mitchell:
+                // Mitchell–Netravali with B = C = 1/3, the polynomial pieces times 6.
+                if x < 1 { return (7 * x * x * x - 12 * x * x + 16.0 / 3) / 6 }
+                if x < 2 { return (-7.0 / 3 * x * x * x + 12 * x * x - 20 * x + 32.0 / 3) / 6 }
+                return 0
             case .bilinear:
                 return x < 1 ? 1 - x : 0
             case .catmullRom:
@@ -94,7 +112,7 @@ public enum Resampler {
 
         init(input: Int, output: Int, extent: Double, filter: Filter) {
             let scale = min(extent, Double(input)) / Double(output)
-            let filterScale = max(scale, 1)
+            let filterScale = filter.widensWhenReducing ? max(scale, 1) : 1
             let support = filter.support * filterScale
             stride = Int(support.rounded(.up)) * 2 + 1
             starts.reserveCapacity(output)

@@ -24,6 +24,9 @@
 /// the result keeps the orientation. The result keeps the source's ``Image/format`` too, so a
 /// cache stores it in that format.
 ///
+/// The ``filter`` chooses the resampling kernel: Lanczos-3 by default (sharp downscales), Mitchell
+/// (softer, no ringing), bilinear, or nearest-neighbour (pixel art; no blending).
+///
 /// Every result obeys a pixel limit (``maxPixelCount``, the decoding limit by default), checked
 /// from the sizes before any pixel is allocated: an oversized result throws
 /// ``WebImageError/Code/tooLarge``.
@@ -48,14 +51,17 @@ public struct ResizeTransformer: ImageTransforming {
     /// Whether the result is exactly ``size``, the image centred on transparent margins
     /// (default `false`: the result is as large as the image placed in it).
     public let padsToSize: Bool
+    /// The resampling kernel (default ``Resampler/Filter/lanczos3``).
+    public let filter: Resampler.Filter
     /// The most pixels a result (each frame of an animation) may have; not part of ``key``.
     public let maxPixelCount: Int
 
     /// A resize to `size` in `mode`.
     public init(
         size: PixelSize, mode: Mode = .fill, allowsUpscaling: Bool = false, padsToSize: Bool = false,
-        maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+        filter: Resampler.Filter = .lanczos3, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
     ) {
+        self.filter = filter
         self.size = size
         self.mode = mode
         self.allowsUpscaling = allowsUpscaling
@@ -63,10 +69,12 @@ public struct ResizeTransformer: ImageTransforming {
         self.maxPixelCount = maxPixelCount
     }
 
-    /// `ResizeTransformer(WxH,mode)`, with `,upscale` and `,pad` when those are on.
+    /// `ResizeTransformer(WxH,mode)`, with `,upscale` and `,pad` when those are on and the filter's
+    /// name when it is not Lanczos-3 (so keys made before filters existed still match).
     public var key: String {
         "ResizeTransformer(\(size.width)x\(size.height),\(mode.rawValue)"
-            + (allowsUpscaling ? ",upscale" : "") + (padsToSize ? ",pad" : "") + ")"
+            + (allowsUpscaling ? ",upscale" : "") + (padsToSize ? ",pad" : "")
+            + (filter == .lanczos3 ? "" : ",\(filter.rawValue)") + ")"
     }
 
     public func transform(_ image: Image) throws -> Image {
@@ -75,7 +83,7 @@ public struct ResizeTransformer: ImageTransforming {
         }
         // The size is in display orientation; the pixels are stored unrotated.
         let target = image.orientation.swapsDimensions ? PixelSize(width: size.height, height: size.width) : size
-        let (mode, upscale, pad, limit) = (mode, allowsUpscaling, padsToSize, maxPixelCount)
+        let (mode, upscale, pad, limit, filter) = (mode, allowsUpscaling, padsToSize, maxPixelCount, filter)
         let canvas = ResizeGeometry(
             source: image.pixelSize, target: target, mode: mode, allowsUpscaling: upscale, padsToSize: pad
         ).canvasSize
@@ -83,12 +91,14 @@ public struct ResizeTransformer: ImageTransforming {
         return try mapFrames(image, canvasSize: canvas) { pixels in
             let geometry = ResizeGeometry(
                 source: pixels.size, target: target, mode: mode, allowsUpscaling: upscale, padsToSize: pad)
-            return try Self.resize(pixels, geometry: geometry, maxPixelCount: limit)
+            return try Self.resize(pixels, geometry: geometry, filter: filter, maxPixelCount: limit)
         }
     }
 
     /// Applies `geometry`, after checking its sizes against `maxPixelCount`.
-    static func resize(_ pixels: PixelBuffer, geometry: ResizeGeometry, maxPixelCount: Int) throws -> PixelBuffer {
+    static func resize(
+        _ pixels: PixelBuffer, geometry: ResizeGeometry, filter: Resampler.Filter = .lanczos3, maxPixelCount: Int
+    ) throws -> PixelBuffer {
         for size in [geometry.scaledSize, geometry.canvasSize] {
             guard size.pixelCount <= maxPixelCount else {
                 throw WebImageError(
@@ -97,7 +107,7 @@ public struct ResizeTransformer: ImageTransforming {
         }
         let whole = geometry.sourceRect == PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height)
         let kept = whole ? pixels : try pixels.cropped(to: geometry.sourceRect)
-        let scaled = Resampler.resample(kept, to: geometry.scaledSize)
+        let scaled = Resampler.resample(kept, to: geometry.scaledSize, filter: filter)
         guard geometry.canvasSize != geometry.scaledSize else { return scaled }
         var canvas = try PixelBuffer(
             width: geometry.canvasSize.width, height: geometry.canvasSize.height, alphaMode: pixels.alphaMode,
