@@ -32,6 +32,10 @@ let package = Package(
             dependencies: [.product(name: "WebImageCodecs", package: root)],
             path: "Sources/webimage-player-bench"),
         .executableTarget(
+            name: "webimage-transform-bench",
+            dependencies: [.product(name: "WebImage", package: root)],
+            path: "Sources/webimage-transform-bench"),
+        .executableTarget(
             name: "webimage-loader-bench",
             dependencies: [
                 .product(name: "WebImageHTTP", package: root),

@@ -90,6 +90,9 @@ struct TransformOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100.", valueName: "Q"))
     var quality: Int = 90
 
+    @OptionGroup(title: "Transforms (applied in the order given, --resize included)")
+    var edits: EditOptions
+
     func validate() throws {
         try resize?.check(option: "--resize")
         if resize == nil && (upscale || pad) { throw ValidationError("--upscale and --pad only apply with --resize") }
@@ -100,6 +103,8 @@ struct TransformOptions: ParsableArguments {
         guard OptionLimits.quality.contains(quality) else {
             throw ValidationError("--quality must be between 0 and 100 (got \(quality))")
         }
+        if resize == nil && edits.filter != nil { throw ValidationError("--filter only applies with --resize") }
+        _ = try pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
     /// The decode options these arguments ask for.
@@ -109,12 +114,30 @@ struct TransformOptions: ParsableArguments {
         return options
     }
 
-    /// The transformer for `--resize`, if any.
+    /// The transformer for `--resize` and the edits, in command-line order (checked by `validate()`).
     var transformer: (any ImageTransforming)? {
-        resize.map {
-            ResizeTransformer(
-                size: $0.size, mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
-                maxPixelCount: OptionLimits.maxPixelCount)
+        (try? pipeline(arguments: Array(CommandLine.arguments.dropFirst()))) ?? nil
+    }
+
+    /// The steps of `arguments` (the command line) as one transformer: nil without any, the step
+    /// itself for one (so a lone `--resize` keeps its cache key), a chain for more.
+    func pipeline(arguments: [String]) throws -> (any ImageTransforming)? {
+        let steps = EditOrder.steps(in: arguments)
+        var counts = edits.parsedCounts
+        counts["--resize"] = resize == nil ? 0 : 1
+        for (option, count) in counts where steps.filter({ $0.option == option }).count != count {
+            throw ValidationError("cannot tell the order of \(option) on the command line")
+        }
+        let transformers: [any ImageTransforming] = try steps.map { step in
+            guard step.option == "--resize", let resize else { return try edits.transformer(for: step) }
+            return ResizeTransformer(
+                size: resize.size, mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
+                filter: edits.filter?.filter ?? .lanczos3, maxPixelCount: OptionLimits.maxPixelCount)
+        }
+        switch transformers.count {
+        case 0: return nil
+        case 1: return transformers[0]
+        default: return ChainedTransformer(transformers)
         }
     }
 

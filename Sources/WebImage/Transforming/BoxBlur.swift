@@ -9,9 +9,35 @@
 /// integers through the three passes while `255 · w₁w₂w₃` fits in 32 bits (σ up to about 100),
 /// and are normalised after every pass (8 fractional bits) beyond. Memory: the result, plus a
 /// strip of 64 columns of 32-bit sums.
+///
+/// Below σ = 4 boxes match the variance poorly (widths are odd integers), so small blurs use a
+/// true Gaussian kernel to ±3σ instead (14-bit weights), which costs few taps there.
 enum BoxBlur {
     /// The largest σ accepted (a box of about 4000 pixels).
     static let maxSigma = 2000.0
+    /// Below this σ the kernel is a sampled Gaussian rather than three boxes.
+    static let smallSigma = 4.0
+
+    /// How one axis is filtered.
+    enum Plan {
+        /// Three running-sum boxes of these radii.
+        case boxes([Int])
+        /// A direct convolution with these weights (summing to 1 << 14), centred.
+        case kernel([Int32])
+
+        init(sigma: Double) {
+            guard sigma < BoxBlur.smallSigma else {
+                self = .boxes(BoxBlur.radii(sigma: sigma))
+                return
+            }
+            let radius = max(1, Int((3 * sigma).rounded(.up)))
+            let real = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+            let total = real.reduce(0, +)
+            var weights = real.map { Int32(($0 / total * 16_384).rounded()) }
+            weights[radius] += 16_384 - weights.reduce(0, +)
+            self = .kernel(weights)
+        }
+    }
 
     /// The three box radii whose convolution has variance σ².
     static func radii(sigma: Double) -> [Int] {
@@ -28,19 +54,26 @@ enum BoxBlur {
 
     /// `pixels` (premultiplied) blurred with the three-box approximation of a Gaussian of `sigma`.
     static func blur(_ pixels: PixelBuffer, sigma: Double) -> PixelBuffer {
-        let radii = radii(sigma: sigma)
-        guard radii.contains(where: { $0 > 0 }), pixels.width > 0, pixels.height > 0 else { return pixels }
-        let total = radii.reduce(Int64(1)) { $0 * Int64(2 * $1 + 1) }
+        guard sigma > 0, pixels.width > 0, pixels.height > 0 else { return pixels }
+        let plan = Plan(sigma: sigma)
+        let total: Int64
+        switch plan {
+        case .boxes(let radii):
+            guard radii.contains(where: { $0 > 0 }) else { return pixels }
+            total = radii.reduce(Int64(1)) { $0 * Int64(2 * $1 + 1) }
+        case .kernel:
+            total = 16_384
+        }
         let exact = total * 255 < Int64(Int32.max)
         var out = PixelBuffer(width: pixels.width, height: pixels.height, alphaMode: .premultiplied)
-        verticalPasses(pixels, into: &out, radii: radii, exact: exact, total: total)
-        horizontalPasses(&out, radii: radii, exact: exact, total: total)
+        verticalPasses(pixels, into: &out, plan: plan, exact: exact, total: total)
+        horizontalPasses(&out, plan: plan, exact: exact, total: total)
         return out
     }
 
     /// Blurs every column of `source` into `out`, 64 columns at a time.
     private static func verticalPasses(
-        _ source: PixelBuffer, into out: inout PixelBuffer, radii: [Int], exact: Bool, total: Int64
+        _ source: PixelBuffer, into out: inout PixelBuffer, plan: Plan, exact: Bool, total: Int64
     ) {
         let (width, height) = (source.width, source.height)
         let strip = 64
@@ -60,7 +93,7 @@ enum BoxBlur {
                                     let to = y &* lanes
                                     for l in 0..<lanes { a[to &+ l] = exact ? Int32(src[from &+ l]) : Int32(src[from &+ l]) << 8 }
                                 }
-                                threePasses(a, b, acc, n: height, lanes: lanes, radii: radii, exact: exact)
+                                filter(a, b, acc, n: height, lanes: lanes, plan: plan, exact: exact)
                                 // The result of the third pass is in b.
                                 for y in 0..<height {
                                     store(b, at: y &* lanes, into: dst, at: (y &* width &+ x0) &* 4, count: lanes,
@@ -75,7 +108,7 @@ enum BoxBlur {
     }
 
     /// Blurs every row of `pixels` in place.
-    private static func horizontalPasses(_ pixels: inout PixelBuffer, radii: [Int], exact: Bool, total: Int64) {
+    private static func horizontalPasses(_ pixels: inout PixelBuffer, plan: Plan, exact: Bool, total: Int64) {
         let width = pixels.width
         let lanes = 4
         var a = [Int32](repeating: 0, count: width * lanes)
@@ -89,7 +122,7 @@ enum BoxBlur {
                         for y in 0..<height {
                             let row = y &* width &* 4
                             for i in 0..<width &* 4 { a[i] = exact ? Int32(p[row &+ i]) : Int32(p[row &+ i]) << 8 }
-                            threePasses(a, b, acc, n: width, lanes: lanes, radii: radii, exact: exact)
+                            filter(a, b, acc, n: width, lanes: lanes, plan: plan, exact: exact)
                             store(b, at: 0, into: p, at: row, count: width &* 4, exact: exact, total: total)
                         }
                     }
@@ -98,14 +131,40 @@ enum BoxBlur {
         }
     }
 
-    /// Three box passes along `n` positions of `lanes` interleaved values: a → b → a → b.
-    private static func threePasses(
+    /// Filters `n` positions of `lanes` interleaved values from a into b (a is scratch): three
+    /// box passes a → b → a → b, or one convolution a → b.
+    private static func filter(
         _ a: UnsafeMutableBufferPointer<Int32>, _ b: UnsafeMutableBufferPointer<Int32>,
-        _ acc: UnsafeMutableBufferPointer<Int32>, n: Int, lanes: Int, radii: [Int], exact: Bool
+        _ acc: UnsafeMutableBufferPointer<Int32>, n: Int, lanes: Int, plan: Plan, exact: Bool
     ) {
-        boxPass(from: a, to: b, acc, n: n, lanes: lanes, radius: radii[0], exact: exact)
-        boxPass(from: b, to: a, acc, n: n, lanes: lanes, radius: radii[1], exact: exact)
-        boxPass(from: a, to: b, acc, n: n, lanes: lanes, radius: radii[2], exact: exact)
+        switch plan {
+        case .boxes(let radii):
+            boxPass(from: a, to: b, acc, n: n, lanes: lanes, radius: radii[0], exact: exact)
+            boxPass(from: b, to: a, acc, n: n, lanes: lanes, radius: radii[1], exact: exact)
+            boxPass(from: a, to: b, acc, n: n, lanes: lanes, radius: radii[2], exact: exact)
+        case .kernel(let weights):
+            convolve(from: a, to: b, n: n, lanes: lanes, weights: weights)
+        }
+    }
+
+    /// A direct convolution with `weights` (odd count, centred), edges extended.
+    private static func convolve(
+        from input: UnsafeMutableBufferPointer<Int32>, to output: UnsafeMutableBufferPointer<Int32>, n: Int,
+        lanes: Int, weights: [Int32]
+    ) {
+        guard let src = input.baseAddress, let dst = output.baseAddress else { return }
+        let radius = weights.count / 2
+        weights.withUnsafeBufferPointer { w in
+            for position in 0..<n {
+                let o = position &* lanes
+                for l in 0..<lanes { dst[o &+ l] = 0 }
+                for k in 0..<w.count {
+                    let row = min(max(position &+ k &- radius, 0), n - 1) &* lanes
+                    let weight = w[k]
+                    for l in 0..<lanes { dst[o &+ l] &+= src[row &+ l] &* weight }
+                }
+            }
+        }
     }
 
     /// One running-sum box of `2·radius + 1` positions, edges extended; exact sums, or averages
@@ -159,3 +218,11 @@ enum BoxBlur {
         }
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
