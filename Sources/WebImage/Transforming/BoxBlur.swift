@@ -107,26 +107,80 @@ enum BoxBlur {
         }
     }
 
-    /// Blurs every row of `pixels` in place.
+    /// Blurs every row of `pixels` in place, a pixel's four channels as one SIMD vector.
     private static func horizontalPasses(_ pixels: inout PixelBuffer, plan: Plan, exact: Bool, total: Int64) {
         let width = pixels.width
-        let lanes = 4
-        var a = [Int32](repeating: 0, count: width * lanes)
+        var a = [SIMD4<Int32>](repeating: .zero, count: width)
         var b = a
-        var acc = [Int32](repeating: 0, count: lanes)
         let height = pixels.height
+        let shift: Int32 = exact ? 0 : 8
         pixels.bytes.withUnsafeMutableBufferPointer { p in
             a.withUnsafeMutableBufferPointer { a in
                 b.withUnsafeMutableBufferPointer { b in
-                    acc.withUnsafeMutableBufferPointer { acc in
-                        for y in 0..<height {
-                            let row = y &* width &* 4
-                            for i in 0..<width &* 4 { a[i] = exact ? Int32(p[row &+ i]) : Int32(p[row &+ i]) << 8 }
-                            filter(a, b, acc, n: width, lanes: lanes, plan: plan, exact: exact)
-                            store(b, at: 0, into: p, at: row, count: width &* 4, exact: exact, total: total)
+                    for y in 0..<height {
+                        let row = y &* width &* 4
+                        for x in 0..<width {
+                            let i = row &+ x &* 4
+                            a[x] = SIMD4(Int32(p[i]), Int32(p[i &+ 1]), Int32(p[i &+ 2]), Int32(p[i &+ 3])) &<< shift
+                        }
+                        switch plan {
+                        case .boxes(let radii):
+                            boxPass4(from: a, to: b, n: width, radius: radii[0], exact: exact)
+                            boxPass4(from: b, to: a, n: width, radius: radii[1], exact: exact)
+                            boxPass4(from: a, to: b, n: width, radius: radii[2], exact: exact)
+                        case .kernel(let weights):
+                            convolve4(from: a, to: b, n: width, weights: weights)
+                        }
+                        b.withMemoryRebound(to: Int32.self) { values in
+                            store(values, at: 0, into: p, at: row, count: width &* 4, exact: exact, total: total)
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// ``boxPass(from:to:_:n:lanes:radius:exact:)`` for one pixel per position.
+    private static func boxPass4(
+        from src: UnsafeMutableBufferPointer<SIMD4<Int32>>, to dst: UnsafeMutableBufferPointer<SIMD4<Int32>>, n: Int,
+        radius r: Int, exact: Bool
+    ) {
+        var sum = SIMD4<Int32>.zero
+        for i in -r...r { sum &+= src[min(max(i, 0), n - 1)] }
+        let multiplier = Int64((Double(1 << 24) / Double(2 * r + 1)).rounded())
+        for position in 0..<n {
+            if exact {
+                dst[position] = sum
+            } else {
+                var v = SIMD4<Int32>.zero
+                for c in 0..<4 { v[c] = Int32(truncatingIfNeeded: (Int64(sum[c]) &* multiplier &+ (1 << 23)) >> 24) }
+                dst[position] = v
+            }
+            sum &+= src[min(position &+ r &+ 1, n - 1)] &- src[max(position &- r, 0)]
+        }
+    }
+
+    /// ``convolve(from:to:n:lanes:weights:)`` for one pixel per position.
+    private static func convolve4(
+        from src: UnsafeMutableBufferPointer<SIMD4<Int32>>, to dst: UnsafeMutableBufferPointer<SIMD4<Int32>>, n: Int,
+        weights: [Int32]
+    ) {
+        let radius = weights.count / 2
+        weights.withUnsafeBufferPointer { w in
+            for position in 0..<n {
+                var sum = SIMD4<Int32>.zero
+                if position >= radius && position + radius < n {
+                    var k = 0
+                    var i = position &- radius
+                    while k < w.count {
+                        sum &+= src[i] &* w[k]
+                        k &+= 1
+                        i &+= 1
+                    }
+                } else {
+                    for k in 0..<w.count { sum &+= src[min(max(position &+ k &- radius, 0), n - 1)] &* w[k] }
+                }
+                dst[position] = sum
             }
         }
     }
