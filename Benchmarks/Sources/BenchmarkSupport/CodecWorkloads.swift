@@ -21,12 +21,18 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     case avifEncode = "avif-encode"
     case heicDecode = "heic-decode"
     case heicEncode = "heic-encode"
+    // The pixel kernels (issue 14): Lanczos3 to a quarter of each side of a decoded image, as one
+    // exact pass and with the default reducing gap; a PNG thumbnail (decode, then the resampler).
+    case resampleLanczos = "resample-lanczos"
+    case resampleLanczosGap = "resample-lanczos-gap"
+    case pngThumbnail = "png-thumbnail"
 
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
         switch self {
         case .jpegDecode, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
-        case .pngDecode, .pngEncode: "image-png/benches/Fantasy_Digital_Painting.png"
+        case .resampleLanczos, .resampleLanczosGap: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
+        case .pngDecode, .pngEncode, .pngThumbnail: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
         case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
         case .jxlDecode, .jxlEncode, .jxlEncodeLossless, .tiffDecode, .tiffEncode, .avifEncode, .heicEncode:
@@ -47,7 +53,8 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     public func prepare(file: URL) throws -> Input {
         let data = try Data(contentsOf: file)
         switch self {
-        case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode, .avifEncode, .heicEncode:
+        case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode, .avifEncode, .heicEncode,
+            .resampleLanczos, .resampleLanczosGap:
             return Input(data: data, image: try Self.coders.decode(data))
         case .jxlDecode, .tiffDecode:
             return Input(data: try encodedInput(data), image: nil)
@@ -66,6 +73,15 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             var options = ImageDecodingOptions()
             options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
             return try Self.coders.decode(input.data, options: options).pixelSize.width
+        case .pngThumbnail:
+            var options = ImageDecodingOptions()
+            options.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+            return try Self.coders.decode(input.data, options: options).pixelSize.width
+        case .resampleLanczos, .resampleLanczosGap:
+            let pixels = input.image!.pixels
+            let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)
+            let gap = self == .resampleLanczos ? nil : Resampler.defaultReducingGap
+            return Resampler.resample(pixels, to: quarter, reducingGap: gap).width
         case .pngEncode:
             return try Self.coders.encode(input.image!, as: .png, options: .init(compressionLevel: 6)).count
         case .webpEncode:

@@ -60,6 +60,12 @@ public enum Resampler {
         }
     }
 
+    /// How far a large reduction may first be box-averaged by a whole factor: the source is
+    /// reduced by `floor(scale / reducingGap)` in each direction (at least 1), so the filter
+    /// still reduces by `reducingGap` or more (the `reducing_gap` of Pillow's `thumbnail`, and
+    /// libvips's `vips_resize` gap, both 2 by default). `nil` always runs the exact single pass.
+    public static let defaultReducingGap: Double? = 2
+
     /// `buffer` resampled to `size` (returned unchanged when the sizes match).
     ///
     /// - Parameters:
@@ -71,24 +77,47 @@ public enum Resampler {
     ///     rounds sizes up) pass the exact scaled extent, so that a partial last column or row does
     ///     not shift the image.
     ///   - filter: the resampling filter.
+    ///   - reducingGap: reductions by more than this factor are box-averaged by a whole factor
+    ///     first, down to at least `reducingGap` times the result, then filtered
+    ///     (``defaultReducingGap``); `nil` keeps the exact single pass.
+    ///
+    /// ```swift
+    /// let exact = Resampler.resample(photo, to: PixelSize(width: 256, height: 171), reducingGap: nil)
+    /// ```
     public static func resample(
         _ buffer: PixelBuffer, to size: PixelSize, sourceExtent: (width: Double, height: Double)? = nil,
-        filter: Filter = .lanczos3
+        filter: Filter = .lanczos3, reducingGap: Double? = defaultReducingGap
     ) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample target must be non-empty")
-        let extent = sourceExtent ?? (Double(buffer.width), Double(buffer.height))
-        let fullWidth = extent.width == Double(buffer.width)
-        let fullHeight = extent.height == Double(buffer.height)
-        if buffer.size == size && fullWidth && fullHeight { return buffer }
+        var extent = sourceExtent ?? (Double(buffer.width), Double(buffer.height))
+        if buffer.size == size && extent.width == Double(buffer.width) && extent.height == Double(buffer.height) {
+            return buffer
+        }
         let mode = buffer.alphaMode
-        var work = buffer.premultiplied()
+        guard buffer.width > 0 && buffer.height > 0 else {
+            return PixelBuffer(width: size.width, height: size.height, alphaMode: mode)
+        }
+        // Premultiplying an opaque image changes nothing, and an opaque image resamples to an
+        // opaque one (the weights sum to one exactly): skip both conversions and the copy.
+        let opaque = mode == .straight && buffer.isOpaque
+        var work = opaque ? buffer.relabelled(.premultiplied) : buffer.premultiplied()
+        if let gap = reducingGap, gap >= 1 {
+            let factorX = max(1, Int((min(extent.width, Double(buffer.width)) / Double(size.width) / gap).rounded(.down)))
+            let factorY = max(1, Int((min(extent.height, Double(buffer.height)) / Double(size.height) / gap).rounded(.down)))
+            if factorX > 1 || factorY > 1 {
+                work = boxReduce(work, factorX: factorX, factorY: factorY)
+                extent = (extent.width / Double(factorX), extent.height / Double(factorY))
+            }
+        }
+        let fullWidth = extent.width == Double(work.width)
+        let fullHeight = extent.height == Double(work.height)
         let resizesWidth = size.width != work.width || !fullWidth
         let resizesHeight = size.height != work.height || !fullHeight
         // Horizontal first, unless that makes an intermediate larger than both the source and the
         // result (widening while shortening: 1×100000 → 10000×1 would pass through 10000×100000).
-        let widenedFirst = PixelSize(width: size.width, height: buffer.height).pixelCount
+        let widenedFirst = PixelSize(width: size.width, height: work.height).pixelCount
         let verticalFirst =
-            resizesWidth && resizesHeight && widenedFirst > max(buffer.size.pixelCount, size.pixelCount)
+            resizesWidth && resizesHeight && widenedFirst > max(work.size.pixelCount, size.pixelCount)
         if verticalFirst {
             work = vertical(work, to: size.height, extent: extent.height, filter: filter)
         }
@@ -98,16 +127,21 @@ public enum Resampler {
         if resizesHeight && !verticalFirst {
             work = vertical(work, to: size.height, extent: extent.height, filter: filter)
         }
-        return work.converted(to: mode)
+        return opaque ? work.relabelled(.straight) : work.converted(to: mode)
     }
 
     static let precisionBits = 14
 
-    /// Per output coordinate: the first source index and the fixed-point weights.
+    /// Per output coordinate: the first source index and the fixed-point weights, `stride`
+    /// weights per output coordinate (zero past `counts[i]`).
+    ///
+    /// The kernels read `taps`, the same weights as Int16 (they are at most a little over 2^14):
+    /// products of a byte and an Int16 are what SSE2's multiply-add instruction computes.
     struct Contributions {
         var starts: [Int] = []
         var counts: [Int] = []
         var weights: [Int32] = []
+        var taps: [Int16] = []
         var stride = 0
 
         init(input: Int, output: Int, extent: Double, filter: Filter) {
@@ -144,80 +178,7 @@ public enum Resampler {
                 starts.append(min(lo, input - 1))
                 counts.append(count)
             }
-        }
-    }
-
-    @inline(__always)
-    static func clampToByte(_ value: Int32) -> UInt8 {
-        let rounded = (value + Int32(1 << (precisionBits - 1))) >> Int32(precisionBits)
-        return UInt8(clamping: rounded)
-    }
-
-    static func horizontal(_ source: PixelBuffer, to width: Int, extent: Double, filter: Filter) -> PixelBuffer {
-        let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
-        let height = source.height
-        let inRow = source.width * 4
-        return source.bytes.withUnsafeBufferPointer { src in
-            plan.weights.withUnsafeBufferPointer { weights in
-                PixelBuffer(width: width, height: height, alphaMode: .premultiplied) { out in
-                    for y in 0..<height {
-                        let rowBase = y * inRow
-                        let outBase = y * width * 4
-                        for x in 0..<width {
-                            var r: Int32 = 0
-                            var g: Int32 = 0
-                            var b: Int32 = 0
-                            var a: Int32 = 0
-                            var p = rowBase + plan.starts[x] * 4
-                            let wBase = x * plan.stride
-                            for k in 0..<plan.counts[x] {
-                                let w = weights[wBase + k]
-                                r += Int32(src[p]) * w
-                                g += Int32(src[p + 1]) * w
-                                b += Int32(src[p + 2]) * w
-                                a += Int32(src[p + 3]) * w
-                                p += 4
-                            }
-                            let alpha = clampToByte(a)
-                            let o = outBase + x * 4
-                            out[o] = min(clampToByte(r), alpha)
-                            out[o + 1] = min(clampToByte(g), alpha)
-                            out[o + 2] = min(clampToByte(b), alpha)
-                            out[o + 3] = alpha
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    static func vertical(_ source: PixelBuffer, to height: Int, extent: Double, filter: Filter) -> PixelBuffer {
-        let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
-        let rowBytes = source.width * 4
-        var accumulator = [Int32](repeating: 0, count: rowBytes)
-        return source.bytes.withUnsafeBufferPointer { src in
-            accumulator.withUnsafeMutableBufferPointer { acc in
-                PixelBuffer(width: source.width, height: height, alphaMode: .premultiplied) { out in
-                    for y in 0..<height {
-                        for i in 0..<rowBytes { acc[i] = 0 }
-                        for k in 0..<plan.counts[y] {
-                            let w = plan.weights[y * plan.stride + k]
-                            let row = (plan.starts[y] + k) * rowBytes
-                            for i in 0..<rowBytes { acc[i] &+= Int32(src[row + i]) &* w }
-                        }
-                        let o = y * rowBytes
-                        var i = 0
-                        while i < rowBytes {
-                            let alpha = clampToByte(acc[i + 3])
-                            out[o + i] = min(clampToByte(acc[i]), alpha)
-                            out[o + i + 1] = min(clampToByte(acc[i + 1]), alpha)
-                            out[o + i + 2] = min(clampToByte(acc[i + 2]), alpha)
-                            out[o + i + 3] = alpha
-                            i += 4
-                        }
-                    }
-                }
-            }
+            taps = weights.map { Int16(clamping: $0) }
         }
     }
 }

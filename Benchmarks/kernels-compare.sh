@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The pixel kernels (issue 14) beside Pillow, pillow-simd (when a venv holding it is given in
+# $PILLOW_SIMD_PYTHON) and libvips, same files, same run, one thread each side
+# (VIPS_CONCURRENCY=1; Pillow is single-threaded). Prints each figure and ratio (ours ÷ theirs in
+# throughput: above 1 means WebImage is faster). N sets the iterations (default 5).
+#   resample: Lanczos3 to a quarter of each side of a 24 MP photo-like image (6000×4000), already
+#     decoded; ours as one exact pass (as Pillow's resize) and with the default reducing gap 2
+#     (as vips_resize's default gap 2).
+#   png-thumbnail: PNG → 256 px box (decode included): ours, Pillow's thumbnail (reducing_gap 2),
+#     vips thumbnail_buffer.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+corpus="${WEBIMAGE_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus/public}"
+export WEBIMAGE_CORPUS="$corpus" VIPS_CONCURRENCY=1
+N="${N:-5}"
+swift build -c release --package-path "$here" --product webimage-bench >&2
+bench="$here/.build/release/webimage-bench"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+photo="$work/photo24.jpg"
+"$bench" make-jpeg 6000x4000 "$photo"
+png="$corpus/image-png/benches/Fantasy_Digital_Painting.png"
+
+ours() { "$bench" "$1" "$2" "$N" | sed -E 's/.*median_ms=([0-9.]+).*/\1/'; }
+
+anchor() {  # python workload file -> median ms
+    "$1" - "$2" "$3" "$N" <<'PY' 2>/dev/null || echo "n/a"
+import io, sys, time, statistics
+workload, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(path, "rb").read()
+if workload.startswith("vips-"):
+    import pyvips
+    pyvips.cache_set_max(0)
+    if workload == "vips-resample":
+        image = pyvips.Image.new_from_buffer(data, "").copy_memory()
+        run = lambda: image.resize(0.25, kernel="lanczos3").write_to_memory()
+    else:
+        run = lambda: pyvips.Image.thumbnail_buffer(data, 256).write_to_memory()
+else:
+    from PIL import Image
+    image = Image.open(io.BytesIO(data)); image.load()
+    if workload == "pil-resample":
+        run = lambda: image.resize((image.width // 4, image.height // 4), Image.LANCZOS)
+    else:
+        def run():
+            im = Image.open(io.BytesIO(data)); im.thumbnail((256, 256), Image.LANCZOS)
+run()
+samples = []
+for _ in range(n):
+    t = time.perf_counter(); run(); samples.append((time.perf_counter() - t) * 1000)
+print(f"{statistics.median(samples):.2f}")
+PY
+}
+
+ratio() { [[ "$2" == n/a ]] && echo "n/a" || awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", b / a }'; }
+mpx() { awk -v ms="$1" 'BEGIN { printf "%.0f Mpx/s", 24 / (ms / 1000) }'; }
+
+simd="${PILLOW_SIMD_PYTHON:-}"
+exact=$(ours resample-lanczos "$photo"); gapped=$(ours resample-lanczos-gap "$photo")
+pil=$(anchor python3 pil-resample "$photo"); vips=$(anchor python3 vips-resample "$photo")
+pilsimd=n/a; [[ -n "$simd" ]] && pilsimd=$(anchor "$simd" pil-resample "$photo")
+echo "resample 24 MP → 1/4 per side, Lanczos3, 1 thread (median ms; ratio = our speed ÷ theirs)"
+echo "  ours exact      $exact ms  $(mpx "$exact")"
+echo "  ours gap 2      $gapped ms  $(mpx "$gapped")"
+echo "  Pillow          $pil ms   exact vs Pillow $(ratio "$exact" "$pil")"
+echo "  pillow-simd     $pilsimd ms   exact vs pillow-simd $(ratio "$exact" "$pilsimd")"
+echo "  libvips resize  $vips ms   gap 2 vs libvips $(ratio "$gapped" "$vips")"
+
+thumb=$(ours png-thumbnail "$png")
+pilthumb=$(anchor python3 pil-thumbnail "$png"); vipsthumb=$(anchor python3 vips-thumbnail "$png")
+echo "png-thumbnail $(basename "$png") → 256 px (median ms)"
+echo "  ours $thumb  Pillow $pilthumb ($(ratio "$thumb" "$pilthumb"))  libvips $vipsthumb ($(ratio "$thumb" "$vipsthumb"))"
