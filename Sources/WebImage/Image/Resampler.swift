@@ -101,7 +101,8 @@ public enum Resampler {
         // opaque one (the weights sum to one exactly): skip both conversions and the copy.
         let opaque = mode == .straight && buffer.isOpaque
         var work = opaque ? buffer.relabelled(.premultiplied) : buffer.premultiplied()
-        if let gap = reducingGap, gap >= 1 {
+        // Nearest-neighbour never blends, so it is never box-averaged first.
+        if let gap = reducingGap, gap >= 1, filter.widensWhenReducing {
             let factorX = max(1, Int((min(extent.width, Double(buffer.width)) / Double(size.width) / gap).rounded(.down)))
             let factorY = max(1, Int((min(extent.height, Double(buffer.height)) / Double(size.height) / gap).rounded(.down)))
             if factorX > 1 || factorY > 1 {
