@@ -27,6 +27,34 @@ struct ColorTransformerTests {
         #expect(try apply(ColorMatrixTransformer.invert(), to: RGBA8(r: 10, g: 20, b: 30, a: 77)) == RGBA8(r: 245, g: 235, b: 225, a: 77))
     }
 
+    /// `matrix` applied in floating point to straight pixels, rounded and clamped.
+    func reference(_ matrix: [Double], _ source: PixelBuffer) -> PixelBuffer {
+        var reference = source
+        for i in stride(from: 0, to: source.bytes.count, by: 4) {
+            let v = (0..<4).map { Double(source.bytes[i + $0]) / 255 }
+            for row in 0..<4 {
+                var sum = matrix[row * 5 + 4]
+                for column in 0..<4 { sum += matrix[row * 5 + column] * v[column] }
+                reference.bytes[i + row] = UInt8(min(255, max(0, (sum * 255).rounded())))
+            }
+        }
+        return reference
+    }
+
+    @Test(
+        "Every kernel path (greyscale dot product, alpha kept, general) matches a floating-point reference within one level",
+        arguments: [
+            ColorMatrixTransformer.grayscale(), .grayscale(0.3), .sepia(), .contrast(1.3), .invert(0.4),
+            .saturation(1.7), .brightness(0.8),
+            // Alpha row identity but alpha feeds colour: the general path.
+            ColorMatrixTransformer(matrix: [0.5, 0.3, 0.1, 0.4, 0, 0.2, 0.2, 0.2, 0, 0.1, 0, 0, 1, -0.5, 0.2, 0, 0, 0, 1, 0]),
+        ])
+    func kernelPaths(_ transformer: ColorMatrixTransformer) throws {
+        let source = TransformSamples.random(width: 40, height: 9, seed: 7, alpha: true)
+        let out = ColorMatrixTransformer.apply(ColorMatrixTransformer.fixedPoint(transformer.matrix), to: source)
+        #expect(TransformSamples.maxDifference(out, reference(transformer.matrix, source)) <= 1)
+    }
+
     @Test("A raw matrix matches a floating-point reference within one level on random pixels; bad matrices throw")
     func rawMatrix() throws {
         let matrix: [Double] = [0.5, 0.3, -0.2, 0, 0.1, 0.1, 0.9, 0, 0, 0, -0.3, 0.2, 1.1, 0, 0.05, 0, 0, 0.1, 0.8, 0.02]

@@ -81,6 +81,7 @@ enum BoxBlur {
         var a = [Int32](repeating: 0, count: height * maxLanes)
         var b = a
         var acc = [Int32](repeating: 0, count: maxLanes)
+        let shift: Int32 = exact ? 0 : 8
         source.bytes.withUnsafeBufferPointer { src in
             out.bytes.withUnsafeMutableBufferPointer { dst in
                 a.withUnsafeMutableBufferPointer { a in
@@ -91,7 +92,7 @@ enum BoxBlur {
                                 for y in 0..<height {
                                     let from = (y &* width &+ x0) &* 4
                                     let to = y &* lanes
-                                    for l in 0..<lanes { a[to &+ l] = exact ? Int32(src[from &+ l]) : Int32(src[from &+ l]) << 8 }
+                                    for l in 0..<lanes { a[to &+ l] = Int32(src[from &+ l]) &<< shift }
                                 }
                                 filter(a, b, acc, n: height, lanes: lanes, plan: plan, exact: exact)
                                 // The result of the third pass is in b.
@@ -140,23 +141,50 @@ enum BoxBlur {
         }
     }
 
-    /// ``boxPass(from:to:_:n:lanes:radius:exact:)`` for one pixel per position.
+    /// ``boxPass(from:to:_:n:lanes:radius:exact:)`` for one pixel per position: the edge positions
+    /// clamp their indices, the interior ones (most of the row) run without.
     private static func boxPass4(
-        from src: UnsafeMutableBufferPointer<SIMD4<Int32>>, to dst: UnsafeMutableBufferPointer<SIMD4<Int32>>, n: Int,
-        radius r: Int, exact: Bool
+        from input: UnsafeMutableBufferPointer<SIMD4<Int32>>, to output: UnsafeMutableBufferPointer<SIMD4<Int32>>,
+        n: Int, radius r: Int, exact: Bool
     ) {
+        guard let src = input.baseAddress, let dst = output.baseAddress else { return }
         var sum = SIMD4<Int32>.zero
         for i in -r...r { sum &+= src[min(max(i, 0), n - 1)] }
         let multiplier = Int64((Double(1 << 24) / Double(2 * r + 1)).rounded())
-        for position in 0..<n {
+        @inline(__always) func emit(_ position: Int) {
             if exact {
                 dst[position] = sum
             } else {
-                var v = SIMD4<Int32>.zero
-                for c in 0..<4 { v[c] = Int32(truncatingIfNeeded: (Int64(sum[c]) &* multiplier &+ (1 << 23)) >> 24) }
-                dst[position] = v
+                let wide = (SIMD4<Int64>(truncatingIfNeeded: sum) &* multiplier &+ (1 << 23)) &>> 24
+                dst[position] = SIMD4<Int32>(truncatingIfNeeded: wide)
             }
-            sum &+= src[min(position &+ r &+ 1, n - 1)] &- src[max(position &- r, 0)]
+        }
+        // Interior: position − r ≥ 0 and position + r + 1 ≤ n − 1.
+        let interiorStart = min(r, n)
+        let interiorEnd = max(interiorStart, n &- r &- 1)
+        var position = 0
+        while position < interiorStart {
+            emit(position)
+            sum &+= src[min(position &+ r &+ 1, n &- 1)] &- src[max(position &- r, 0)]
+            position &+= 1
+        }
+        if exact {
+            while position < interiorEnd {
+                dst[position] = sum
+                sum &+= src[position &+ r &+ 1] &- src[position &- r]
+                position &+= 1
+            }
+        } else {
+            while position < interiorEnd {
+                emit(position)
+                sum &+= src[position &+ r &+ 1] &- src[position &- r]
+                position &+= 1
+            }
+        }
+        while position < n {
+            emit(position)
+            sum &+= src[min(position &+ r &+ 1, n &- 1)] &- src[max(position &- r, 0)]
+            position &+= 1
         }
     }
 
@@ -250,24 +278,35 @@ enum BoxBlur {
     }
 
     /// Writes `count` blurred values as bytes: divided by the boxes' total (exact sums) or rounded
-    /// from 8 fractional bits; colour is kept within alpha.
+    /// from 8 fractional bits; colour is kept within alpha. A pixel's four values are one SIMD vector.
     @inline(__always)
     private static func store(
         _ values: UnsafeMutableBufferPointer<Int32>, at from: Int, into out: UnsafeMutableBufferPointer<UInt8>,
         at to: Int, count: Int, exact: Bool, total: Int64
     ) {
+        guard let source = values.baseAddress, let target = out.baseAddress else { return }
         let multiplier = Int64((Double(1 << 32) / Double(total)).rounded())
+        let raw = UnsafeRawPointer(source + from)
+        let low = SIMD4<Int32>.zero
+        let high = SIMD4<Int32>(repeating: 255)
         var i = 0
         while i < count {
-            @inline(__always) func byte(_ v: Int32) -> Int {
-                exact ? Int((Int64(v) &* multiplier &+ (1 << 31)) >> 32) : Int((v &+ 128) >> 8)
+            let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Int32>.self)
+            var px: SIMD4<Int32>
+            if exact {
+                let wide = (SIMD4<Int64>(truncatingIfNeeded: v) &* multiplier &+ (1 << 31)) &>> 32
+                px = SIMD4<Int32>(truncatingIfNeeded: wide)
+            } else {
+                px = (v &+ 128) &>> 8
             }
-            let px = (byte(values[from &+ i]), byte(values[from &+ i &+ 1]), byte(values[from &+ i &+ 2]), byte(values[from &+ i &+ 3]))
-            let alpha = min(255, max(0, px.3))
-            out[to &+ i] = UInt8(min(alpha, max(0, px.0)))
-            out[to &+ i &+ 1] = UInt8(min(alpha, max(0, px.1)))
-            out[to &+ i &+ 2] = UInt8(min(alpha, max(0, px.2)))
-            out[to &+ i &+ 3] = UInt8(alpha)
+            px = px.clamped(lowerBound: low, upperBound: high)
+            let alpha = px.w
+            px = pointwiseMin(px, SIMD4(repeating: alpha))
+            let q = target + (to &+ i)
+            q[0] = UInt8(truncatingIfNeeded: px.x)
+            q[1] = UInt8(truncatingIfNeeded: px.y)
+            q[2] = UInt8(truncatingIfNeeded: px.z)
+            q[3] = UInt8(truncatingIfNeeded: alpha)
             i &+= 4
         }
     }

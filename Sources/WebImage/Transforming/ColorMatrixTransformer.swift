@@ -109,13 +109,7 @@ public struct ColorMatrixTransformer: ImageTransforming {
             throw WebImageError.invalidTransform(
                 "a colour matrix needs 20 finite coefficients below 100 in magnitude (got \(matrix.count))")
         }
-        // Coefficients in 1/4096 steps; offsets already scaled to 0…255 · 4096.
-        let one = 4096.0
-        var fixed = [Int32](repeating: 0, count: 20)
-        for row in 0..<4 {
-            for column in 0..<4 { fixed[row * 5 + column] = Int32((matrix[row * 5 + column] * one).rounded()) }
-            fixed[row * 5 + 4] = Int32((matrix[row * 5 + 4] * 255 * one).rounded()) + Int32(one / 2)
-        }
+        let fixed = Self.fixedPoint(matrix)
         let size = image.animation?.canvasSize ?? image.pixelSize
         let keepsOpaque = !image.hasAlpha && matrix[15...19] == [0, 0, 0, 1, 0]
         let coefficients = fixed
@@ -124,25 +118,64 @@ public struct ColorMatrixTransformer: ImageTransforming {
         }
     }
 
-    /// The fixed-point matrix applied to straight pixels.
+    /// The matrix in fixed point: coefficients in 1/4096 steps, offsets scaled to 0…255 · 4096 with
+    /// the rounding half added.
+    static func fixedPoint(_ matrix: [Double]) -> [Int32] {
+        let one = 4096.0
+        var fixed = [Int32](repeating: 0, count: 20)
+        for row in 0..<4 {
+            for column in 0..<4 { fixed[row * 5 + column] = Int32((matrix[row * 5 + column] * one).rounded()) }
+            fixed[row * 5 + 4] = Int32((matrix[row * 5 + 4] * 255 * one).rounded()) + Int32(one / 2)
+        }
+        return fixed
+    }
+
+    /// The fixed-point matrix applied to straight pixels. Matrices that leave alpha alone (the
+    /// presets) take a path that computes three channels with the coefficients in registers, and
+    /// greyscale (three equal rows) a single dot product per pixel; all paths give the same bytes.
     static func apply(_ m: [Int32], to pixels: PixelBuffer) -> PixelBuffer {
+        let keepsAlpha = m[15] == 0 && m[16] == 0 && m[17] == 0 && m[18] == 4096 && m[19] == 2048
+            && m[3] == 0 && m[8] == 0 && m[13] == 0
         var out = pixels
         out.bytes.withUnsafeMutableBufferPointer { p in
-            m.withUnsafeBufferPointer { m in
-                var i = 0
-                while i < p.count {
-                    let r = Int32(p[i])
-                    let g = Int32(p[i + 1])
-                    let b = Int32(p[i + 2])
-                    let a = Int32(p[i + 3])
-                    var k = 0
-                    while k < 4 {
-                        let row = k &* 5
-                        let v = (m[row] &* r &+ m[row &+ 1] &* g &+ m[row &+ 2] &* b &+ m[row &+ 3] &* a &+ m[row &+ 4]) >> 12
-                        p[i &+ k] = UInt8(clamping: v)
-                        k &+= 1
+            guard let base = p.baseAddress else { return }
+            let end = base + p.count / 4 * 4
+            if keepsAlpha && m[0...4] == m[5...9] && m[0...4] == m[10...14] {
+                let (kr, kg, kb, k0) = (m[0], m[1], m[2], m[4])
+                var q = base
+                while q < end {
+                    let y = UInt8(clamping: (kr &* Int32(q[0]) &+ kg &* Int32(q[1]) &+ kb &* Int32(q[2]) &+ k0) &>> 12)
+                    q[0] = y
+                    q[1] = y
+                    q[2] = y
+                    q += 4
+                }
+            } else if keepsAlpha {
+                let (m0, m1, m2, m4) = (m[0], m[1], m[2], m[4])
+                let (m5, m6, m7, m9) = (m[5], m[6], m[7], m[9])
+                let (m10, m11, m12, m14) = (m[10], m[11], m[12], m[14])
+                var q = base
+                while q < end {
+                    let (r, g, b) = (Int32(q[0]), Int32(q[1]), Int32(q[2]))
+                    q[0] = UInt8(clamping: (m0 &* r &+ m1 &* g &+ m2 &* b &+ m4) &>> 12)
+                    q[1] = UInt8(clamping: (m5 &* r &+ m6 &* g &+ m7 &* b &+ m9) &>> 12)
+                    q[2] = UInt8(clamping: (m10 &* r &+ m11 &* g &+ m12 &* b &+ m14) &>> 12)
+                    q += 4
+                }
+            } else {
+                m.withUnsafeBufferPointer { m in
+                    var q = base
+                    while q < end {
+                        let (r, g, b, a) = (Int32(q[0]), Int32(q[1]), Int32(q[2]), Int32(q[3]))
+                        var k = 0
+                        while k < 4 {
+                            let row = k &* 5
+                            let v = m[row] &* r &+ m[row &+ 1] &* g &+ m[row &+ 2] &* b &+ m[row &+ 3] &* a &+ m[row &+ 4]
+                            q[k] = UInt8(clamping: v &>> 12)
+                            k &+= 1
+                        }
+                        q += 4
                     }
-                    i &+= 4
                 }
             }
         }
