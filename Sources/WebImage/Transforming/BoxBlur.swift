@@ -278,35 +278,24 @@ enum BoxBlur {
     }
 
     /// Writes `count` blurred values as bytes: divided by the boxes' total (exact sums) or rounded
-    /// from 8 fractional bits; colour is kept within alpha. A pixel's four values are one SIMD vector.
+    /// from 8 fractional bits; colour is kept within alpha.
     @inline(__always)
     private static func store(
         _ values: UnsafeMutableBufferPointer<Int32>, at from: Int, into out: UnsafeMutableBufferPointer<UInt8>,
         at to: Int, count: Int, exact: Bool, total: Int64
     ) {
-        guard let source = values.baseAddress, let target = out.baseAddress else { return }
         let multiplier = Int64((Double(1 << 32) / Double(total)).rounded())
-        let raw = UnsafeRawPointer(source + from)
-        let low = SIMD4<Int32>.zero
-        let high = SIMD4<Int32>(repeating: 255)
         var i = 0
         while i < count {
-            let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Int32>.self)
-            var px: SIMD4<Int32>
-            if exact {
-                let wide = (SIMD4<Int64>(truncatingIfNeeded: v) &* multiplier &+ (1 << 31)) &>> 32
-                px = SIMD4<Int32>(truncatingIfNeeded: wide)
-            } else {
-                px = (v &+ 128) &>> 8
+            @inline(__always) func byte(_ v: Int32) -> Int {
+                exact ? Int((Int64(v) &* multiplier &+ (1 << 31)) >> 32) : Int((v &+ 128) >> 8)
             }
-            px = px.clamped(lowerBound: low, upperBound: high)
-            let alpha = px.w
-            px = pointwiseMin(px, SIMD4(repeating: alpha))
-            let q = target + (to &+ i)
-            q[0] = UInt8(truncatingIfNeeded: px.x)
-            q[1] = UInt8(truncatingIfNeeded: px.y)
-            q[2] = UInt8(truncatingIfNeeded: px.z)
-            q[3] = UInt8(truncatingIfNeeded: alpha)
+            let px = (byte(values[from &+ i]), byte(values[from &+ i &+ 1]), byte(values[from &+ i &+ 2]), byte(values[from &+ i &+ 3]))
+            let alpha = min(255, max(0, px.3))
+            out[to &+ i] = UInt8(min(alpha, max(0, px.0)))
+            out[to &+ i &+ 1] = UInt8(min(alpha, max(0, px.1)))
+            out[to &+ i &+ 2] = UInt8(min(alpha, max(0, px.2)))
+            out[to &+ i &+ 3] = UInt8(alpha)
             i &+= 4
         }
     }
