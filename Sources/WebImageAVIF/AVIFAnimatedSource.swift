@@ -16,13 +16,13 @@ final class AVIFAnimatedSource: AnimatedImageSource {
     let canvasSize: PixelSize
     /// The sample durations in seconds, as stored.
     private let storedDurations: [Double]
-    private let bytes: AVIFOwnedBytes
+    private let bytes: OwnedBytes
     private let alphaMode: AlphaMode
     private let maxPixelCount: Int
     private let cursor = Mutex<AVIFDecoderSession?>(nil)
 
     /// A source over `bytes` whose container `info` was read and checked against the limits.
-    init(bytes: AVIFOwnedBytes, info: AVIFContainerInfo, outputSize: PixelSize, alphaMode: AlphaMode, maxPixelCount: Int) {
+    init(bytes: OwnedBytes, info: AVIFContainerInfo, outputSize: PixelSize, alphaMode: AlphaMode, maxPixelCount: Int) {
         self.bytes = bytes
         self.frameCount = info.frameCount
         self.storedDurations = info.durations

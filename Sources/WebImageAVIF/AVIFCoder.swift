@@ -56,7 +56,7 @@ public struct AVIFCoder: ImageCoding {
                 let target = options.targetSize(
                     for: info.size, frameCount: info.frameCount, orientation: info.orientation)
                 let source = AVIFAnimatedSource(
-                    bytes: AVIFOwnedBytes(bytes), info: info, outputSize: target, alphaMode: options.alphaMode,
+                    bytes: OwnedBytes(bytes), info: info, outputSize: target, alphaMode: options.alphaMode,
                     maxPixelCount: options.maxPixelCount)
                 let first = try source.frame(at: 0)
                 return Image(

@@ -20,7 +20,7 @@ struct AVIFContainerInfo {
 final class AVIFDecoderSession {
     private let decoder: UnsafeMutablePointer<avifDecoder>
     /// Keeps the bytes alive while the decoder points into them (nil when the caller does).
-    private let owner: AVIFOwnedBytes?
+    private let owner: OwnedBytes?
     /// The frame in `decoder.image`, or -1 before the first decode.
     private(set) var index = -1
     /// How many AV1 frames libavif has decoded (a seek decodes from the nearest keyframe).
@@ -30,7 +30,7 @@ final class AVIFDecoderSession {
     /// Parses the container of `bytes`, which must stay valid as long as the session (pass
     /// `owner` to keep them alive). Decodes nothing: callers check `info.size` against their
     /// pixel limit, then call ``limitPixels(to:)`` before the first frame.
-    init(bytes: UnsafeRawBufferPointer, owner: AVIFOwnedBytes? = nil, readsDurations: Bool = true) throws {
+    init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no AVIF data") }
         guard let decoder = avifDecoderCreate() else {
             throw WebImageError(.decodingFailed, "libavif could not create a decoder")

@@ -15,7 +15,7 @@ final class JXLAnimatedSource: AnimatedImageSource {
     /// The size of the frames returned (the canvas, or smaller for a thumbnail).
     let canvasSize: PixelSize
     private let durations: [Double]
-    private let bytes: JXLOwnedBytes
+    private let bytes: OwnedBytes
     private let alphaMode: AlphaMode
     private let maxPixelCount: Int
     private let cursor = Mutex<Cursor?>(nil)
@@ -28,7 +28,7 @@ final class JXLAnimatedSource: AnimatedImageSource {
     }
 
     init(
-        bytes: JXLOwnedBytes, durations: [Double], loopCount: Int, outputSize: PixelSize, alphaMode: AlphaMode,
+        bytes: OwnedBytes, durations: [Double], loopCount: Int, outputSize: PixelSize, alphaMode: AlphaMode,
         maxPixelCount: Int
     ) {
         self.bytes = bytes

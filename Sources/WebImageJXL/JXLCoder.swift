@@ -61,7 +61,7 @@ public struct JXLCoder: ImageCoding {
     /// memory is allocated, and ``WebImageError/Code/badImageData`` for corrupt or truncated data.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard canDecode(data) else { throw WebImageError.badData("not JPEG XL data (no codestream or container signature)") }
-        let bytes = data.withUnsafeBytes { JXLOwnedBytes($0) }
+        let bytes = data.withUnsafeBytes { OwnedBytes($0) }
         // The size first, from a decoder that decodes nothing else.
         let probe = try JXLStream(bytes: bytes, wantsPixels: false)
         let info = try probe.readInfo()

@@ -11,7 +11,7 @@ struct JXLContainer {
     /// Reads the basic info and walks the frame headers (no pixels), stopping after
     /// `maxFrames` frames (the caller's animation budget) or at the first frame with
     /// `firstFrameOnly`.
-    static func read(_ bytes: JXLOwnedBytes, maxFrames: Int = .max, firstFrameOnly: Bool = false) throws -> JXLContainer {
+    static func read(_ bytes: OwnedBytes, maxFrames: Int = .max, firstFrameOnly: Bool = false) throws -> JXLContainer {
         let stream = try JXLStream(bytes: bytes, wantsPixels: false)
         let info = try stream.readInfo()
         guard info.xsize > 0, info.ysize > 0 else {

@@ -1,20 +1,6 @@
 import CJXL
 import WebImage
 
-/// An owned, immutable copy of encoded bytes at a stable address, for a decoder that reads frames
-/// on demand after the caller's `Data` is gone.
-final class JXLOwnedBytes: @unchecked Sendable {  // written once in init, only read after.
-    let buffer: UnsafeRawBufferPointer
-
-    init(_ source: UnsafeRawBufferPointer) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 16)
-        if let from = source.baseAddress, let to = copy.baseAddress { to.copyMemory(from: from, byteCount: source.count) }
-        buffer = UnsafeRawBufferPointer(start: copy.baseAddress, count: source.count)
-    }
-
-    deinit { buffer.deallocate() }
-}
-
 /// libjxl's streaming decoder over a whole file, stepped event by event
 /// (`JxlDecoderSubscribeEvents`): basic info, then each frame's header and, when pixels are
 /// wanted, its pixels.
@@ -24,7 +10,7 @@ final class JXLOwnedBytes: @unchecked Sendable {  // written once in init, only 
 /// lets it choose (XYB), and composites animation frames onto the canvas (coalescing, libjxl's
 /// default). Single-threaded, as `djxl --num_threads=1`. Not thread-safe.
 final class JXLStream {
-    private let bytes: JXLOwnedBytes
+    private let bytes: OwnedBytes
     private let decoder: OpaquePointer
     private let wantsPixels: Bool
     /// The basic info, once read.
@@ -34,7 +20,7 @@ final class JXLStream {
 
     /// A decoder over `bytes`; with `wantsPixels` false it walks frame headers without decoding
     /// any pixels (counting frames and durations).
-    init(bytes: JXLOwnedBytes, wantsPixels: Bool) throws {
+    init(bytes: OwnedBytes, wantsPixels: Bool) throws {
         guard let decoder = JxlDecoderCreate(nil) else {
             throw WebImageError(.decodingFailed, "libjxl could not create a decoder")
         }

@@ -18,7 +18,7 @@ final class WebPAnimatedSource: AnimatedImageSource {
     let sourceCanvasSize: PixelSize
     /// The `ANMF` durations in seconds, as stored.
     private let storedDurations: [Double]
-    private let bytes: WebPOwnedBytes
+    private let bytes: OwnedBytes
     private let alphaMode: AlphaMode
     private let cursor = Mutex<WebPAnimationCursor?>(nil)
 
@@ -26,7 +26,7 @@ final class WebPAnimatedSource: AnimatedImageSource {
     ///
     /// `outputSize` is the size every frame is resampled to (the canvas size for no scaling).
     /// Without `readsDurations` (first-frame-only decoding) the frames are counted but not visited.
-    init(bytes: WebPOwnedBytes, outputSize: PixelSize?, alphaMode: AlphaMode, readsDurations: Bool = true) throws {
+    init(bytes: OwnedBytes, outputSize: PixelSize?, alphaMode: AlphaMode, readsDurations: Bool = true) throws {
         var data = bytes.webpData
         guard let demuxer = WebPDemux(&data) else {
             throw WebImageError.badData("WebP animation container is corrupt or truncated")

@@ -1,19 +1,7 @@
 import CWebP
 import WebImage
 
-/// An owned, immutable copy of encoded bytes at a stable address, for libwebp objects that keep
-/// pointers into their input (`WebPDemuxer`, `WebPAnimDecoder`).
-final class WebPOwnedBytes: @unchecked Sendable {  // written once in init, only read after.
-    let buffer: UnsafeRawBufferPointer
-
-    init(_ source: UnsafeRawBufferPointer) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 16)
-        if let from = source.baseAddress, let to = copy.baseAddress { to.copyMemory(from: from, byteCount: source.count) }
-        buffer = UnsafeRawBufferPointer(start: copy.baseAddress, count: source.count)
-    }
-
-    deinit { buffer.deallocate() }
-
+extension OwnedBytes {
     /// A `WebPData` view of the bytes, valid while `self` is alive.
     var webpData: WebPData {
         WebPData(bytes: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), size: buffer.count)
@@ -26,7 +14,7 @@ final class WebPOwnedBytes: @unchecked Sendable {  // written once in init, only
 /// The decoder composites every frame (blend and dispose) onto a canvas that starts transparent;
 /// the `ANIM` background colour is ignored, as browsers and the reference decoder do.
 final class WebPAnimationCursor {
-    private let bytes: WebPOwnedBytes
+    private let bytes: OwnedBytes
     private let decoder: OpaquePointer
     /// The index of the frame in `current`, or -1 before the first `GetNext`.
     private(set) var index = -1
@@ -38,7 +26,7 @@ final class WebPAnimationCursor {
 
     /// Creates the decoder; callers check the pixel limit on the canvas before (this allocates
     /// two canvases).
-    init(bytes: WebPOwnedBytes) throws {
+    init(bytes: OwnedBytes) throws {
         self.bytes = bytes
         var options = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&options) != 0 else {

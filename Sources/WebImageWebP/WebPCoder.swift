@@ -87,7 +87,7 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
         _ bytes: UnsafeRawBufferPointer, header: WebPHeader, orientation: ImageOrientation,
         options: ImageDecodingOptions
     ) throws -> Image {
-        let owned = WebPOwnedBytes(bytes)
+        let owned = OwnedBytes(bytes)
         // The demuxer counts the frames without decoding any: the budget is checked before frame 0.
         let probe = try WebPAnimatedSource(
             bytes: owned, outputSize: nil, alphaMode: options.alphaMode, readsDurations: !options.firstFrameOnly)

@@ -20,7 +20,7 @@ extension WebPCoder: ImageHeaderReading {
                 return ImageHeader(
                     format: .webp, pixelSize: header.size, hasAlpha: header.hasAlpha, orientation: orientation)
             }
-            let animation = try WebPAnimatedSource(bytes: WebPOwnedBytes(bytes), outputSize: nil, alphaMode: .straight)
+            let animation = try WebPAnimatedSource(bytes: OwnedBytes(bytes), outputSize: nil, alphaMode: .straight)
             let animated = animation.frameCount > 1
             return ImageHeader(
                 format: .webp, pixelSize: header.size, frameCount: animation.frameCount,
