@@ -105,7 +105,7 @@ public enum ProgressiveFixtures {
 
     /// `data` in pieces of random sizes from 1 to `maximum` bytes (deterministic for a seed).
     public static func randomChunks(_ data: Data, maximum: Int, seed: UInt64 = 7) -> [Data] {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         var chunks: [Data] = []
         var offset = 0
         while offset < data.count {
@@ -129,11 +129,13 @@ public enum ProgressiveFixtures {
     }
 }
 
-/// A tiny deterministic generator (SplitMix64) for chunk sizes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+/// A tiny deterministic generator (SplitMix64): chunk sizes here, random test images in the tests.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -18,7 +18,7 @@ struct ResamplerKernelTests {
 
     @Test("The exact single pass matches a scalar reference within ±1", arguments: Resampler.Filter.allCases)
     func exactPass(filter: Resampler.Filter) {
-        var generator = TestRandom(seed: 14)
+        var generator = SplitMix64(seed: 14)
         for (source, target) in Self.sizes {
             for alphaMode in [AlphaMode.straight, .premultiplied] {
                 for translucent in [false, true] {
@@ -36,7 +36,7 @@ struct ResamplerKernelTests {
 
     @Test("A partial source extent matches the reference too")
     func partialExtent() {
-        var generator = TestRandom(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let input = TestRandom.image(PixelSize(width: 80, height: 60), alphaMode: .premultiplied, translucent: true, using: &generator)
         let target = PixelSize(width: 23, height: 19)
         let extent = (width: 77.5, height: 58.25)
@@ -47,7 +47,7 @@ struct ResamplerKernelTests {
 
     @Test("Box reduction averages whole blocks, partial blocks at the edges, exactly as the reference")
     func boxReduce() {
-        var generator = TestRandom(seed: 3)
+        var generator = SplitMix64(seed: 3)
         for (size, fx, fy) in [(PixelSize(width: 61, height: 37), 4, 3), (PixelSize(width: 8, height: 8), 2, 2), (PixelSize(width: 33, height: 5), 7, 1)] {
             let input = TestRandom.image(size, alphaMode: .premultiplied, translucent: true, using: &generator)
             let fast = Resampler.boxReduce(input, factorX: fx, factorY: fy)
@@ -59,7 +59,7 @@ struct ResamplerKernelTests {
 
     @Test("A large reduction box-reduces by floor(scale / gap) first, then filters the reduced extent")
     func reducingGapComposition() {
-        var generator = TestRandom(seed: 11)
+        var generator = SplitMix64(seed: 11)
         let input = TestRandom.image(PixelSize(width: 250, height: 130), alphaMode: .straight, translucent: true, using: &generator)
         let target = PixelSize(width: 24, height: 20)
         // Scales 10.4 and 6.5 with gap 2: factors 5 and 3, reduced extents 50 and 43.33.
@@ -98,21 +98,10 @@ struct ResamplerKernelTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64) and random test images.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Random test images from a seeded generator (SplitMix64, WebImageTesting).
+enum TestRandom {
     /// Random pixels; premultiplied images keep colour ≤ alpha.
-    static func image(_ size: PixelSize, alphaMode: AlphaMode, translucent: Bool, using generator: inout TestRandom)
+    static func image(_ size: PixelSize, alphaMode: AlphaMode, translucent: Bool, using generator: inout SplitMix64)
         -> PixelBuffer
     {
         PixelBuffer(width: size.width, height: size.height, alphaMode: alphaMode) { out in

@@ -1,22 +1,10 @@
 import WebImage
-
-/// A seeded generator (SplitMix64): the same "random" images on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import WebImageTesting
 
 enum TransformSamples {
     /// Random pixels; opaque unless `alpha`, straight alpha.
     static func random(width: Int, height: Int, seed: UInt64, alpha: Bool = false) -> PixelBuffer {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var buffer = PixelBuffer(width: width, height: height, alphaMode: .straight)
         for i in 0..<buffer.bytes.count {
             buffer.bytes[i] = i % 4 == 3 && !alpha ? 255 : UInt8.random(in: 0...255, using: &generator)
