@@ -27,6 +27,9 @@ public struct HTTPRequestHop: Sendable, Hashable {
 /// that error; any other error fails it with code ``WebImage/WebImageError/Code/urlRefused``
 /// (the message names the URL and the hop, the cause is the thrown error).
 ///
+/// ``ssrfGuard(allowHosts:denyHosts:)`` is the built-in policy for servers: it resolves each
+/// hop's host and refuses private, loopback, link-local and other special-purpose addresses.
+///
 /// ```swift
 /// struct NotAllowed: Error {}
 /// var configuration = HTTPImageLoaderConfiguration()

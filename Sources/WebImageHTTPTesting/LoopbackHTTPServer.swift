@@ -5,7 +5,8 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A scripted HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for loader tests and benchmarks.
+/// A scripted HTTP/1.1 server on 127.0.0.1 (or another local address) and an ephemeral port, for
+/// loader tests and benchmarks.
 ///
 /// Each path gets a handler that sees the ``RecordedRequest`` and returns a ``TestResponse``
 /// (status, headers, body steps with pauses, gates, a close or a hang). The server records
@@ -37,6 +38,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// The port the server listens on.
     public let port: Int
+    /// The address the server listens on: `127.0.0.1` unless `start(tls:host:)` chose another.
+    public let host: String
     /// The certificate an HTTPS server presents (nil for plain HTTP).
     public let certificate: SelfSignedCertificate?
     private let state: Mutex<State>
@@ -45,8 +48,9 @@ public final class LoopbackHTTPServer: Sendable {
     private let connections: AcceptedConnections
 
     private init(
-        port: Int, certificate: SelfSignedCertificate?, serverChannel: any Channel, connections: AcceptedConnections
+        host: String, port: Int, certificate: SelfSignedCertificate?, serverChannel: any Channel, connections: AcceptedConnections
     ) {
+        self.host = host
         self.port = port
         self.certificate = certificate
         self.serverChannel = serverChannel
@@ -55,8 +59,9 @@ public final class LoopbackHTTPServer: Sendable {
         self.connections = connections
     }
 
-    /// Starts a server on 127.0.0.1 and a free port: plain HTTP, or HTTPS when `tls` is set.
-    public static func start(tls: TLSMode? = nil) async throws -> LoopbackHTTPServer {
+    /// Starts a server on `host` (127.0.0.1 by default; `::1` for IPv6 loopback) and a free port:
+    /// plain HTTP, or HTTPS when `tls` is set.
+    public static func start(tls: TLSMode? = nil, host: String = "127.0.0.1") async throws -> LoopbackHTTPServer {
         let certificate = try tls.map { _ in try SelfSignedCertificate.make() }
         let context = try certificate?.serverContext()
         let connections = AcceptedConnections()
@@ -64,7 +69,7 @@ public final class LoopbackHTTPServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
+            .bind(host: host, port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
@@ -77,7 +82,7 @@ public final class LoopbackHTTPServer: Sendable {
             throw ChannelError.unknownLocalAddress
         }
         let server = LoopbackHTTPServer(
-            port: port, certificate: certificate, serverChannel: listener.channel, connections: connections)
+            host: host, port: port, certificate: certificate, serverChannel: listener.channel, connections: connections)
         let task = Task<Void, Never> {
             try? await listener.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -91,8 +96,11 @@ public final class LoopbackHTTPServer: Sendable {
         return server
     }
 
-    /// `http://127.0.0.1:<port>`, or `https://…` for a TLS server.
-    public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>` (`http://[::1]:<port>` on IPv6), or `https://…` for a TLS server.
+    public var baseURL: URL {
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "\(certificate == nil ? "http" : "https")://\(authority):\(port)")!
+    }
 
     /// The URL of a path on this server (`path` starts with `/`).
     public func url(_ path: String) -> URL { URL(string: baseURL.absoluteString + path)! }
