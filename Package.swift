@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
         .library(name: "WebImageFuzzing", targets: ["WebImageFuzzing"]),
+        .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,6 +84,12 @@ let package = Package(
         .systemLibrary(
             name: "CHEIF", path: "Sources/C/CHEIF", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+
+        // Sixel graphics for `webimage show` (issue 15): libsixel's palette and encoder. No pkgConfig:
+        // libsixel.pc only adds its include directory, and the shim includes <sixel/sixel.h>.
+        .systemLibrary(
+            name: "CSixel", path: "Sources/C/CSixel",
+            providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]),
 
         // MARK: Codecs: one module per format, and an umbrella that registers them all.
         .target(name: "WebImageJPEG", dependencies: ["WebImage", "CJPEGShim"], swiftSettings: swiftSettings),
@@ -163,11 +170,17 @@ let package = Package(
             dependencies: ["WebImage", "WebImageCodecs", "WebImageTesting"],
             swiftSettings: swiftSettings),
 
+        // MARK: Terminal drawing: kitty, iTerm2, sixel and half-block renderers and the terminal
+        // image target of `webimage show`.
+        .target(
+            name: "WebImageTerminal", dependencies: ["WebImage", "WebImagePNG", "CSixel"],
+            swiftSettings: swiftSettings),
+
         // MARK: Command-line tool.
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit",
+                "WebImageKit", "WebImageTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -218,6 +231,9 @@ let package = Package(
         .testTarget(
             name: "WebImageCLITests",
             dependencies: ["webimage", "webimage-peak-rss", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageTerminalTests", dependencies: ["WebImageTerminal", "WebImageTesting", "CSixel"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageFuzzingTests", dependencies: ["WebImageFuzzing", "WebImageCodecs"],

@@ -13,15 +13,18 @@ tools+=(libjxl-tools libtiff-tools librsvg2-bin)
 # tools: avifenc/avifdec, heif-enc/heif-convert (the AVIF/HEIC benchmark).
 libs+=(libavif-dev libheif-dev)
 tools+=(libavif-bin libheif-examples)
+# Sixel graphics for `webimage show` (issue 15); tool: img2sixel.
+libs+=(libsixel-dev)
+tools+=(libsixel-bin)
 wanted=("${libs[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif libsixel"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif and libheif development packages." >&2
+    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif, libheif and libsixel development packages." >&2
     exit 0
 fi
 
