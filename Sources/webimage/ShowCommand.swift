@@ -32,7 +32,7 @@ struct ShowCommand: AsyncParsableCommand {
     var sources: [String]
 
     @Option(name: .customLong("protocol"), help: "Force a protocol: kitty, iterm2, sixel or blocks.")
-    var graphics: TerminalGraphics?
+    var graphics: GraphicsArgument?
 
     @Option(help: ArgumentHelp("The most columns each image may cover.", valueName: "CELLS"))
     var width: Int?
@@ -68,7 +68,7 @@ struct ShowCommand: AsyncParsableCommand {
                 """)
             throw ExitCode(1)
         }
-        let chosen = graphics ?? TerminalGraphics.detect(environment: ProcessInfo.processInfo.environment)
+        let chosen = graphics?.graphics ?? TerminalGraphics.detect(environment: ProcessInfo.processInfo.environment)
         let terminal = (isTerminal ? TerminalSize.of(descriptor: STDOUT_FILENO) : nil) ?? TerminalSize(columns: 80, rows: 24)
         let layout: GridLayout
         do {
@@ -109,4 +109,16 @@ struct ShowCommand: AsyncParsableCommand {
     }
 }
 
-extension TerminalGraphics: ExpressibleByArgument {}
+/// `--protocol` values.
+enum GraphicsArgument: String, ExpressibleByArgument, CaseIterable {
+    case kitty, iterm2, sixel, blocks
+
+    var graphics: TerminalGraphics {
+        switch self {
+        case .kitty: .kitty
+        case .iterm2: .iterm2
+        case .sixel: .sixel
+        case .blocks: .blocks
+        }
+    }
+}

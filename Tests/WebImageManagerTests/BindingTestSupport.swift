@@ -64,6 +64,19 @@ func eventually(_ condition: @MainActor () -> Bool) async throws {
     }
 }
 
+/// ``withHarness(maximumConcurrentDownloads:tls:configure:_:)`` for main-actor test bodies.
+@MainActor
+func withMainActorHarness(_ body: @MainActor (ManagerHarness) async throws -> Void) async throws {
+    let harness = try await ManagerHarness.start()
+    do {
+        try await body(harness)
+    } catch {
+        await harness.shutdown()
+        throw error
+    }
+    await harness.shutdown()
+}
+
 enum BindingFixture {
     /// A 4×4 PNG of one colour.
     static func png(_ colour: RGBA8) throws -> Data {

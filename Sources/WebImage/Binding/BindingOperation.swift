@@ -40,9 +40,9 @@ final class BindingOperation {
     }
 
     /// Adds a caller's handlers (the first, or one that joined the running load).
-    func add(progress: Progress?, completion: Completion?) {
+    func add(progress: Progress?, completion: @escaping Completion) {
         if let progress { progressHandlers.append(progress) }
-        if let completion { completions.append(completion) }
+        completions.append(completion)
     }
 
     /// Starts carrying the task's progress and responses to the main actor.

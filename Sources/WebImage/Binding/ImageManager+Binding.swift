@@ -34,7 +34,7 @@ extension ImageManager {
         _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
         placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
-        completion: (@MainActor (Result<ImageResponse, any Error>) -> Void)? = nil
+        completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
         let binder = target.imageBinder
         let resultKey = cacheKey(for: request)
@@ -53,14 +53,14 @@ extension ImageManager {
             if !options.contains(.avoidAutoSetImage) {
                 target.setImage(hit.image, for: key, transition: options.contains(.forceTransition) ? transition : nil)
             }
-            completion?(.success(hit))
+            completion(.success(hit))
             return nil
         }
         // Set at once, or on failure only (the no-URL failure below, or the task's).
         if !options.contains(.delayPlaceholder) { target.setImage(placeholder, for: key, transition: nil) }
         guard let url = request.url else {
             if options.contains(.delayPlaceholder) { target.setImage(placeholder, for: key, transition: nil) }
-            completion?(.failure(WebImageError(.invalidURL, "no URL to load into \(key)")))
+            completion(.failure(WebImageError(.invalidURL, "no URL to load into \(key)")))
             return nil
         }
         target.imageIndicator?.startAnimatingIndicator()
@@ -85,10 +85,41 @@ extension ImageManager {
         _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
         placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
-        completion: (@MainActor (Result<ImageResponse, any Error>) -> Void)? = nil
+        completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
         load(
             ImageRequest(url: url), into: target, key: key, placeholder: placeholder, options: options,
             transition: transition, progress: progress, completion: completion)
+    }
+
+    /// ``load(_:into:key:placeholder:options:transition:progress:completion:)-(ImageRequest,_,_,_,_,_,_,_)``
+    /// without handlers: the target shows what comes.
+    ///
+    /// ```swift
+    /// manager.load(request, into: imageView, placeholder: grey)
+    /// ```
+    @MainActor
+    @discardableResult
+    public func load(
+        _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
+        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+    ) -> ImageTask? {
+        load(
+            request, into: target, key: key, placeholder: placeholder, options: options, transition: transition,
+            progress: nil, completion: { _ in })
+    }
+
+    /// The image at `url` into `target`, without handlers.
+    ///
+    /// ```swift
+    /// manager.load(url, into: imageView, placeholder: grey, transition: .fade())
+    /// ```
+    @MainActor
+    @discardableResult
+    public func load(
+        _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
+        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+    ) -> ImageTask? {
+        load(ImageRequest(url: url), into: target, key: key, placeholder: placeholder, options: options, transition: transition)
     }
 }
