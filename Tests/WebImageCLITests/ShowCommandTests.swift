@@ -3,6 +3,10 @@ import Testing
 import WebImageCodecs
 import WebImageTesting
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("webimage show", .timeLimit(.minutes(2)))
 struct ShowCommandTests {
     /// A 4×4 PNG: two red rows over two blue rows.
@@ -69,11 +73,12 @@ struct ShowCommandTests {
             let tool = try CLI.executable().path
             try session.start(
                 columns: 40, rows: 12,
-                command: "\(tool) show square.png --cache-dir cache; echo SHOW-EXIT-$?; sleep 60")
+                command: "\(tool) show square.png --cache-dir cache; printf SHOW-EXIT-%s $?; sleep 60")
             let screen = try await session.capture(until: "SHOW-EXIT-")
             let text = Tmux.plain(screen)
             #expect(text.contains("SHOW-EXIT-0"))
-            // The box is 40×11; the 8×4 image is centred in it: rows 3…6, columns 16…23.
+            // The box is 40×11; the 8×4 image is centred in it: rows 3…6, columns 16…23 (`printf` adds no
+            // newline, so nothing scrolled).
             let rows = text.components(separatedBy: "\n")
             for row in 3...6 {
                 #expect(rows[row] == String(repeating: " ", count: 16) + String(repeating: "▀", count: 8))
@@ -99,23 +104,33 @@ struct Tmux {
         return nil
     }
 
+    /// Runs a tmux client command; its output when `output` (never for commands that start the
+    /// server: the server would inherit the pipe and keep it open).
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    func run(_ arguments: [String], output: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
         process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
+        let pipe = Pipe()
+        process.standardOutput = output ? pipe : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Starts the server with a detached `columns`×`rows` session running `command` (no single
+    /// quotes in it). Through `system`: a `Process` would wait for the daemonised server, which
+    /// keeps a descriptor Foundation watches open for the session's whole life.
     func start(columns: Int, rows: Int, command: String) throws {
-        try run(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-c", directory.path, command])
+        let line = "'\(executable.path)' -L \(socket) -f /dev/null new-session -d -x \(columns) -y \(rows) "
+            + "-c '\(directory.path)' '\(command)' </dev/null >/dev/null 2>&1"
+        guard system(line) == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "tmux did not start: \(line)"])
+        }
     }
 
     /// The pane with its colours (`capture-pane -e`), once it shows `marker`.
@@ -128,7 +143,7 @@ struct Tmux {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(marker) never appeared in the pane"])
     }
 
-    func kill() { _ = try? run(["kill-server"]) }
+    func kill() { _ = try? run(["kill-server"], output: false) }
 
     /// `screen` without escape sequences, trailing spaces trimmed per line.
     static func plain(_ screen: String) -> String {
