@@ -61,15 +61,19 @@ public final class TerminalImageCell: ImageTarget, ImageIndicator {
     private let screen: TerminalScreen?
     private let imageID: UInt32
     private let onDone: @MainActor () -> Void
+    private let clock: any Clock<Duration>
     private var fraction: Double?
     private var playback: Task<Void, Never>?
 
     /// A cell drawing into `screen` (nil: keep the drawing for the caller); `imageID` names its
-    /// kitty image (distinct per cell); `onDone` runs once when ``isDone`` becomes true.
+    /// kitty image (distinct per cell); animations play on `clock`; `onDone` runs once when
+    /// ``isDone`` becomes true.
     public init(
         layout: Layout, graphics: TerminalGraphics, cellPixels: CellPixels, label: String, screen: TerminalScreen?,
-        imageID: UInt32 = 1, playsAnimations: Bool = true, enlarges: Bool = false, onDone: @escaping @MainActor () -> Void = {}
+        imageID: UInt32 = 1, playsAnimations: Bool = true, enlarges: Bool = false,
+        clock: any Clock<Duration> = ContinuousClock(), onDone: @escaping @MainActor () -> Void = {}
     ) {
+        self.clock = clock
         self.layout = layout
         self.graphics = graphics
         self.cellPixels = cellPixels
@@ -157,7 +161,7 @@ public final class TerminalImageCell: ImageTarget, ImageIndicator {
             showFailure(error)
             return
         }
-        guard playsAnimations, upright.isAnimated, let player = AnimatedImagePlayer(image: upright) else {
+        guard playsAnimations, upright.isAnimated, let player = AnimatedImagePlayer(image: upright, clock: clock) else {
             markDone()
             return
         }

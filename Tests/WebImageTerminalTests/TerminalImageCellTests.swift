@@ -14,12 +14,22 @@ struct TerminalImageCellTests {
     }
 
     static func cell(
-        _ recorder: Recorder, graphics: TerminalGraphics = .blocks, box: TerminalImageCell.Layout, onDone: @escaping @MainActor () -> Void = {}
+        _ recorder: Recorder, graphics: TerminalGraphics = .blocks, box: TerminalImageCell.Layout,
+        clock: ManualClock = ManualClock(), onDone: @escaping @MainActor () -> Void = {}
     ) -> TerminalImageCell {
         let screen = TerminalScreen { recorder.writes.append($0) }
         return TerminalImageCell(
             layout: box, graphics: graphics, cellPixels: graphics.cellPixels(terminal: TerminalSize(columns: 80, rows: 24)),
-            label: "pic.png", screen: screen, imageID: 3, onDone: onDone)
+            label: "pic.png", screen: screen, imageID: 3, clock: clock, onDone: onDone)
+    }
+
+    /// Lets the main actor run until `recorder` holds `count` writes (fails after 20 s).
+    static func waitForWrites(_ recorder: Recorder, _ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while recorder.writes.count < count {
+            try #require(ContinuousClock.now < deadline, "waited for \(count) writes, got \(recorder.writes.count)")
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     @Test func loadingBoxProgressAndImageAreDrawnAtTheCellsPlace() {
@@ -56,29 +66,43 @@ struct TerminalImageCellTests {
 
     @Test func animationsPlayEveryFrameInPlaceUntilTheirLoopsEnd() async throws {
         let recorder = Recorder()
-        let cell = Self.cell(recorder, box: .init(row: 0, column: 0, columns: 32, rows: 16)) { recorder.done += 1 }
-        cell.setImage(ImageFixtures.animation(frames: 4, duration: 0.05, loopCount: 2), for: .image, transition: nil)
-        #expect(recorder.done == 0)
-        for _ in 0..<2000 where recorder.done == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(recorder.done == 1)
-        // The still, then the frames of two loops (the player may skip a late frame, never add one).
-        let frames = recorder.writes.dropFirst(2)
-        #expect(frames.count >= 2 && frames.count <= 8)
-        // Frame 1's square starts at x = 8: its first line differs from frame 0's.
-        #expect(Set(frames).count >= 2)
+        let clock = ManualClock()
+        let cell = Self.cell(recorder, box: .init(row: 0, column: 0, columns: 32, rows: 16), clock: clock) {
+            recorder.done += 1
+        }
+        cell.setImage(ImageFixtures.animation(frames: 4, duration: 0.1, loopCount: 2), for: .image, transition: nil)
+        // The cleared box and the still; then each frame when the clock reaches it.
+        #expect(recorder.writes.count == 2)
+        for frame in 0..<8 {
+            try await Self.waitForWrites(recorder, 3 + frame)
+            #expect(recorder.done == 0)
+            clock.advance(by: .milliseconds(100))
+        }
+        while recorder.done == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(recorder.writes.count == 10)
+        let frames = Array(recorder.writes[2...])
+        #expect(Set(frames[0..<4]).count == 4)  // the square moves every frame
+        #expect(frames[4..<8] == frames[0..<4])  // the second loop is the first again
+        #expect(frames[0] == recorder.writes[1])  // frame 0 is the still
         #expect(frames.allSatisfy { $0.hasPrefix("\u{1B}8") })
     }
 
     @Test func stopEndsAnEndlessAnimation() async throws {
         let recorder = Recorder()
-        let cell = Self.cell(recorder, graphics: .kitty, box: .init(row: 0, column: 0, columns: 10, rows: 5))
-        cell.setImage(ImageFixtures.animation(frames: 3, duration: 0.02, loopCount: 0), for: .image, transition: nil)
-        for _ in 0..<2000 where recorder.writes.count < 6 { try await Task.sleep(for: .milliseconds(5)) }
+        let clock = ManualClock()
+        let cell = Self.cell(recorder, graphics: .kitty, box: .init(row: 0, column: 0, columns: 10, rows: 5), clock: clock)
+        cell.setImage(ImageFixtures.animation(frames: 3, duration: 0.1, loopCount: 0), for: .image, transition: nil)
+        for frame in 0..<5 {
+            try await Self.waitForWrites(recorder, 3 + frame)
+            clock.advance(by: .milliseconds(100))
+        }
+        try await Self.waitForWrites(recorder, 8)
         #expect(!cell.isDone)
         cell.stop()
         #expect(cell.isDone)
         let count = recorder.writes.count
-        try await Task.sleep(for: .milliseconds(100))
+        clock.advance(by: .seconds(1))
+        try await Task.sleep(for: .milliseconds(50))
         #expect(recorder.writes.count == count)
         // kitty frames replace one image in place: same image and placement id every time, cursor kept.
         #expect(recorder.writes.dropFirst().allSatisfy { $0.contains("\u{1B}_Ga=T,f=100,t=d,q=2,c=4,r=2,i=3,p=1,C=1,") })
