@@ -45,7 +45,7 @@ else:
     from PIL import Image
     decoded = Image.open(io.BytesIO(data)); decoded.load()
     def run():
-        if workload in ("jpeg-decode", "png-decode", "webp-decode"):
+        if workload in ("jpeg-decode", "jpeg-decode-pooled", "png-decode", "webp-decode"):
             im = Image.open(io.BytesIO(data)); im.load()
         elif workload == "jpeg-thumbnail":
             im = Image.open(io.BytesIO(data)); im.draft("RGB", (256, 256)); im.thumbnail((256, 256))
@@ -89,11 +89,11 @@ row() {  # workload anchor ours theirs
     printf '%-16s %-34s %10s   %-26s %10s %8s\n' "$1" "$(basename "$(file_for "$1")" | cut -c1-34)" "$3" "$2" "$4" "$ratio"
 }
 
-for w in jpeg-decode jpeg-thumbnail png-decode png-encode webp-decode webp-encode; do
+for w in jpeg-decode jpeg-decode-pooled jpeg-thumbnail png-decode png-encode webp-decode webp-encode; do
     mine="$(ours "$w")"
     row "$w" "Pillow $(python3 -c 'import PIL; print(PIL.__version__)' 2>/dev/null || echo '')" "$mine" "$(pillow "$w" "$(file_for "$w")")"
     case "$w" in
-        jpeg-decode)
+        jpeg-decode | jpeg-decode-pooled)
             row "$w" "tjbench (libjpeg-turbo)" "$mine" "$(tjbench_ms "$(file_for "$w")")"
             row "$w" "pyvips" "$mine" "$(pillow pyvips-decode "$(file_for "$w")")" ;;
         jpeg-thumbnail)

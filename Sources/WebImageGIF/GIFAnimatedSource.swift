@@ -41,13 +41,16 @@ final class GIFAnimatedSource: AnimatedImageSource {
         guard index >= 0, index < frameCount else {
             throw WebImageError(.decodingFailed, "GIF frame \(index) out of range 0..<\(frameCount)")
         }
-        let canvas = try playback.withLock { playback in
+        let pixels = try playback.withLock { playback -> PixelBuffer in
             decoded.add(try renderer.advance(&playback, to: index), ordering: .relaxed)
-            guard let canvas = playback.canvas else {
+            guard let canvas = playback.canvas?.buffer else {
                 throw WebImageError(.decodingFailed, "GIF frame \(index) missing")
             }
-            return canvas.buffer
+            // A full-size frame is a copy in pooled storage: the canvas stays unshared and the next
+            // frame is drawn on it in place (sharing it made that draw copy the canvas into a fresh
+            // allocation). A resampled frame is new pixels anyway.
+            return output.shape(canvas.size == output.size ? canvas.copied(storage: .shared) : canvas)
         }
-        return AnimationFrame(pixels: output.shape(canvas), duration: duration(at: index))
+        return AnimationFrame(pixels: pixels, duration: duration(at: index))
     }
 }

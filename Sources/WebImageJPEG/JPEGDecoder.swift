@@ -15,9 +15,10 @@ enum JPEGDecoder {
                 throw WebImageError(
                     .decodingFailed, "JPEG: libjpeg decodes to \(decodedSize), expected \(plan.decodedSize)")
             }
-            // JPEG pixels are opaque, so straight and premultiplied are the same bytes.
+            // JPEG pixels are opaque, so straight and premultiplied are the same bytes. libjpeg
+            // writes every row, so warm storage from the pool is safe (and spares the page faults).
             let pixels = try PixelBuffer(
-                width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode
+                width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode, storage: .shared
             ) { buffer in
                 try decompression.readPixels(into: buffer, size: decodedSize)
                 if header.isCMYK {
@@ -25,7 +26,10 @@ enum JPEGDecoder {
                 }
             }
             try decompression.finish()
-            return image(from: pixels, header: header, plan: plan, options: options)
+            let decoded = image(from: pixels, header: header, plan: plan, options: options)
+            // A DCT-scaled decode that was resampled was only the resampler's input.
+            if decoded.pixels.size != pixels.size { PixelStoragePool.shared.recycle(pixels) }
+            return decoded
         }
     }
 

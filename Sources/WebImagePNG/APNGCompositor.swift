@@ -33,6 +33,7 @@ struct APNGCompositor: Sendable {
                     throw WebImageError.badData("APNG frame \(rendered + 1) decoded to \(pixels.size), not \(next.size)")
                 }
                 APNGBlending.draw(pixels, onto: &canvas, x: next.x, y: next.y, blend: next.blend)
+                PixelStoragePool.shared.recycle(pixels)  // drawn: the next frame's decode reuses it
                 rendered += 1
             }
         } catch {

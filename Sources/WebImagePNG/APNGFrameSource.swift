@@ -43,8 +43,10 @@ final class APNGFrameSource: AnimatedImageSource {
         guard info.frames.indices.contains(index) else {
             throw WebImageError(.decodingFailed, "APNG frame \(index) out of range 0..<\(frameCount)")
         }
+        // A copy in pooled storage, made under the lock: the compositor's canvas stays unshared,
+        // so the next frame is drawn on it in place.
         let straight = try compositor.withLock { compositor in
-            try compositor.render(index) { frame in try self.decodePixels(of: frame) }
+            try compositor.render(index) { frame in try self.decodePixels(of: frame) }.copied(storage: .shared)
         }
         var pixels = straight.converted(to: alphaMode)
         if pixels.size != canvasSize { pixels = Resampler.resample(pixels, to: canvasSize) }

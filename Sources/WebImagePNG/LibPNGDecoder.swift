@@ -35,9 +35,11 @@ enum LibPNGDecoder {
             guard webimage_png_decoder_prepare_rgba(decoder) == 0 else {
                 throw WebImageError.badData("corrupt PNG header: \(message(of: decoder))")
             }
-            // A failure throws out of the initialiser, so rows never written are never touched.
-            let pixels = try PixelBuffer(width: header.size.width, height: header.size.height, alphaMode: .straight) {
-                out in
+            // A failure throws out of the initialiser, so rows never written are never touched;
+            // libpng writes every row of a success, so warm storage from the pool is safe.
+            let pixels = try PixelBuffer(
+                width: header.size.width, height: header.size.height, alphaMode: .straight, storage: .shared
+            ) { out in
                 guard let destination = out.baseAddress,
                     webimage_png_decoder_read_rgba(decoder, destination, header.size.width * 4) == 0
                 else { throw WebImageError.badData("corrupt PNG image data: \(message(of: decoder))") }

@@ -31,7 +31,11 @@ enum PNGDecoder {
 
         let target = options.targetSize(for: header.size, frameCount: animation?.frames.count ?? 1)
         var pixels = straight.converted(to: options.alphaMode)
-        if target != pixels.size { pixels = Resampler.resample(pixels, to: target) }
+        if target != pixels.size {
+            let full = pixels
+            pixels = Resampler.resample(full, to: target)
+            PixelStoragePool.shared.recycle(full)  // only the resampler's input
+        }
         let source = animation.map { info in
             APNGFrameSource(data: data, info: info, outputSize: target, alphaMode: options.alphaMode)
         }

@@ -77,7 +77,9 @@ final class WebPAnimationCursor {
             // Only the frame asked for is copied out of libwebp's canvas.
             if index == target {
                 let count = canvasSize.rgbaByteCount
-                current = PixelBuffer(width: canvasSize.width, height: canvasSize.height, alphaMode: .straight) {
+                current = PixelBuffer(
+                    width: canvasSize.width, height: canvasSize.height, alphaMode: .straight, storage: .shared
+                ) {
                     $0.baseAddress?.initialize(from: output, count: count)
                 }
             }

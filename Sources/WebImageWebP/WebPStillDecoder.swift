@@ -45,7 +45,8 @@ enum WebPStillDecoder {
         defer { WebPFreeDecBuffer(&config.output) }
         // A failure throws out of the initialiser: the rows libwebp never wrote are never touched
         // (zero-filling them would make a 38-byte file cost the whole bitmap in memory).
-        return try PixelBuffer(width: target.width, height: target.height, alphaMode: .straight) { out in
+        // A success writes every row, so warm storage from the pool is safe.
+        return try PixelBuffer(width: target.width, height: target.height, alphaMode: .straight, storage: .shared) { out in
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = out.baseAddress

@@ -5,6 +5,10 @@ public import WebImageCodecs
 /// `webimage-bench` (which `compare.sh` runs beside tjbench, Pillow and vipsthumbnail).
 public enum CodecWorkload: String, CaseIterable, Sendable {
     case jpegDecode = "jpeg-decode"
+    /// A JPEG decode whose bitmap goes back to `PixelStoragePool.shared` when done (as a server
+    /// that has encoded its thumbnail does): every decode after the first writes warm memory, as
+    /// tjbench's reused output buffer does.
+    case jpegDecodePooled = "jpeg-decode-pooled"
     case jpegThumbnail = "jpeg-thumbnail"
     case pngDecode = "png-decode"
     case pngEncode = "png-encode"
@@ -30,7 +34,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
         switch self {
-        case .jpegDecode, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
+        case .jpegDecode, .jpegDecodePooled, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
         case .resampleLanczos, .resampleLanczosGap: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
         case .pngDecode, .pngEncode, .pngThumbnail: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
@@ -69,6 +73,10 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
         switch self {
         case .jpegDecode, .pngDecode, .webpDecode, .jxlDecode, .tiffDecode, .avifDecode, .heicDecode:
             return try Self.coders.decode(input.data).pixelSize.width
+        case .jpegDecodePooled:
+            let image = try Self.coders.decode(input.data)
+            defer { PixelStoragePool.shared.recycle(image.pixels) }
+            return image.pixelSize.width
         case .jpegThumbnail:
             var options = ImageDecodingOptions()
             options.thumbnailPixelSize = PixelSize(width: 256, height: 256)

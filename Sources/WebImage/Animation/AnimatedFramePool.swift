@@ -13,6 +13,11 @@ import Synchronization
 /// (``MemoryCache/Configuration/defaultTotalCostLimit``: 15 % of physical memory, at most 1 GiB),
 /// so at most 256 MiB. Change it at any time; lowering it evicts at once.
 ///
+/// Frames evicted to make room for a new one go to ``storage`` (a ``PixelStoragePool``), where
+/// the next frame decode finds warm memory of the same size: a player cycling through more frames
+/// than the budget holds reuses a few canvases' worth of memory instead of growing the heap.
+/// Frames dropped by lowering the budget, ``removeAll()`` or their image's release are freed.
+///
 /// Thread-safe: one `Mutex` guards the table; evicted frames are released outside it.
 ///
 /// ```swift
@@ -52,9 +57,14 @@ public final class AnimatedFramePool: Sendable {
 
     private let state: Mutex<State>
 
-    /// A pool holding at most `budget` bytes of decoded frames (negative counts as 0).
-    public init(budget: Int = AnimatedFramePool.defaultBudget) {
+    /// Where frames evicted to make room go for reuse by later decodes.
+    public let storage: PixelStoragePool
+
+    /// A pool holding at most `budget` bytes of decoded frames (negative counts as 0), whose
+    /// evicted frames go to `storage` (the shared storage pool by default).
+    public init(budget: Int = AnimatedFramePool.defaultBudget, storage: PixelStoragePool = .shared) {
         state = Mutex(State(budget: max(0, budget)))
+        self.storage = storage
     }
 
     /// The most bytes of decoded frames the pool holds. Lowering it evicts least recently used
@@ -130,8 +140,24 @@ public final class AnimatedFramePool: Sendable {
             state.statistics.peakBytesHeld = max(state.statistics.peakBytesHeld, state.table.totalBytes)
             return true
         }
-        released.removeAll()  // the evicted frames' memory goes back here, outside the lock
+        // Outside the lock: the evicted frames' storage goes to the storage pool, where the next
+        // decode of a frame this size finds it (a frame still shown elsewhere is only shared:
+        // whoever takes it copies on the first write).
+        for frame in released { storage.recycle(frame.pixels) }
+        released.removeAll()
         return kept
+    }
+
+    /// Evicts least recently used frames until a frame of `cost` bytes fits beside the rest,
+    /// recycling them into ``storage``: called before decoding a frame that will be stored, so the
+    /// decode writes into the evicted frame's memory instead of a new block. Does nothing when
+    /// such a frame could not be kept at all.
+    func makeRoom(for cost: Int) {
+        let evicted = state.withLock { state -> [AnimationFrame] in
+            guard cost <= state.budget else { return [] }
+            return Self.trim(&state, toFit: cost)
+        }
+        for frame in evicted { storage.recycle(frame.pixels) }
     }
 
     /// Whether a frame of `cost` bytes could be kept at all.

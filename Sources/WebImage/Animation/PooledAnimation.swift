@@ -70,6 +70,8 @@ public final class PooledAnimation: AnimatedImageSource {
     @discardableResult
     public func loadFrame(at index: Int) throws -> AnimationFrame {
         if let pooled = pool.frame(owner: id, index: index) { return pooled }
+        // Evict first: the frame that makes room goes to the storage pool, where this decode finds it.
+        pool.makeRoom(for: frameByteCount)
         let frame = try base.frame(at: index)
         pool.store(frame, owner: id, index: index)
         return frame

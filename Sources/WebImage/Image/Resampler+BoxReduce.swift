@@ -16,7 +16,7 @@ extension Resampler {
         var columnSums = [UInt32](repeating: 0, count: rowBytes)
         return source.bytes.withUnsafeBufferPointer { src in
             columnSums.withUnsafeMutableBufferPointer { sums in
-                PixelBuffer(width: outWidth, height: outHeight, alphaMode: source.alphaMode) { out in
+                PixelBuffer(width: outWidth, height: outHeight, alphaMode: source.alphaMode, storage: .shared) { out in
                     let input = src.baseAddress!
                     let column = sums.baseAddress!
                     let output = UnsafeMutableRawPointer(out.baseAddress!)

@@ -1,3 +1,5 @@
+import Dispatch
+
 // The resampler's two separable passes, in 14-bit fixed point over premultiplied RGBA.
 //
 // Hot loops read the precomputed coefficient tables and the pixels through raw pointers (no
@@ -26,7 +28,9 @@ extension Resampler {
         return SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(value, alpha))
     }
 
-    static func horizontal(_ source: PixelBuffer, to width: Int, extent: Double, filter: Filter) -> PixelBuffer {
+    static func horizontal(
+        _ source: PixelBuffer, to width: Int, extent: Double, filter: Filter, parallelism: Int = 1
+    ) -> PixelBuffer {
         let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
         let height = source.height
         let inRow = source.width &* 4
@@ -35,11 +39,12 @@ extension Resampler {
             plan.taps.withUnsafeBufferPointer { weights in
                 plan.starts.withUnsafeBufferPointer { starts in
                     plan.counts.withUnsafeBufferPointer { counts in
-                        PixelBuffer(width: width, height: height, alphaMode: .premultiplied) { out in
+                        PixelBuffer(width: width, height: height, alphaMode: .premultiplied, storage: .shared) { out in
                             let input = src.baseAddress!
                             let output = UnsafeMutableRawPointer(out.baseAddress!)
                             let table = weights.baseAddress!
-                            for y in 0..<height {
+                            forEachRowRange(height, work: width &* stride, parallelism: parallelism) { rows in
+                            for y in rows {
                                 let row = input + y &* inRow
                                 let outRow = output + y &* width &* 4
                                 for x in 0..<width {
@@ -63,6 +68,7 @@ extension Resampler {
                                     outRow.storeBytes(of: pack(accumulator), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
                                 }
                             }
+                            }
                         }
                     }
                 }
@@ -70,16 +76,19 @@ extension Resampler {
         }
     }
 
-    static func vertical(_ source: PixelBuffer, to height: Int, extent: Double, filter: Filter) -> PixelBuffer {
+    static func vertical(
+        _ source: PixelBuffer, to height: Int, extent: Double, filter: Filter, parallelism: Int = 1
+    ) -> PixelBuffer {
         let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
         let rowBytes = source.width &* 4
         let stride = plan.stride
         return source.bytes.withUnsafeBytes { src in
             plan.taps.withUnsafeBufferPointer { weights in
-                PixelBuffer(width: source.width, height: height, alphaMode: .premultiplied) { out in
+                PixelBuffer(width: source.width, height: height, alphaMode: .premultiplied, storage: .shared) { out in
                     let input = src.baseAddress!
                     let output = UnsafeMutableRawPointer(out.baseAddress!)
-                    for y in 0..<height {
+                    forEachRowRange(height, work: rowBytes &* plan.stride, parallelism: parallelism) { rows in
+                    for y in rows {
                         let first = input + plan.starts[y] &* rowBytes
                         let taps = weights.baseAddress! + y &* stride
                         let count = plan.counts[y]
@@ -109,10 +118,36 @@ extension Resampler {
                             i &+= 4
                         }
                     }
+                    }
                 }
             }
         }
     }
+}
+
+extension Resampler {
+    /// The least work (multiply-adds) a range of rows must hold to be worth a thread hand-off.
+    static let minimumWorkPerRange = 1 << 16
+
+    /// Runs `body` over `0..<count` rows: on this thread, or split into at most `parallelism`
+    /// contiguous ranges run at once (`DispatchQueue.concurrentPerform`) when each range still has
+    /// at least ``minimumWorkPerRange`` of `work` (the cost of one row). Ranges write disjoint rows.
+    static func forEachRowRange(_ count: Int, work: Int, parallelism: Int, _ body: (Range<Int>) -> Void) {
+        let affordable = max(1, count.multipliedReportingOverflow(by: max(1, work)).partialValue / minimumWorkPerRange)
+        let parts = min(parallelism, count, affordable)
+        guard parts > 1 else { return body(0..<count) }
+        withoutActuallyEscaping(body) { body in
+            let rows = RowRangeBody(run: body)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                rows.run(count * part / parts..<count * (part + 1) / parts)
+            }
+        }
+    }
+}
+
+/// The body of a row split, carried into `concurrentPerform`'s `@Sendable` closure.
+private struct RowRangeBody: @unchecked Sendable {  // disjoint rows of one buffer; all calls end before it does.
+    let run: (Range<Int>) -> Void
 }
 
 extension PixelBuffer {

@@ -80,13 +80,16 @@ public enum Resampler {
     ///   - reducingGap: reductions by more than this factor are box-averaged by a whole factor
     ///     first, down to at least `reducingGap` times the result, then filtered
     ///     (``defaultReducingGap``); `nil` keeps the exact single pass.
+    ///   - parallelism: how many threads may share each filter pass of one large image, each
+    ///     writing its own band of rows (1, the default, stays on the calling thread; the result is
+    ///     the same bytes either way). Small images and thin passes stay on one thread.
     ///
     /// ```swift
     /// let exact = Resampler.resample(photo, to: PixelSize(width: 256, height: 171), reducingGap: nil)
     /// ```
     public static func resample(
         _ buffer: PixelBuffer, to size: PixelSize, sourceExtent: (width: Double, height: Double)? = nil,
-        filter: Filter = .lanczos3, reducingGap: Double? = defaultReducingGap
+        filter: Filter = .lanczos3, reducingGap: Double? = defaultReducingGap, parallelism: Int = 1
     ) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample target must be non-empty")
         var extent = sourceExtent ?? (Double(buffer.width), Double(buffer.height))
@@ -101,12 +104,20 @@ public enum Resampler {
         // opaque one (the weights sum to one exactly): skip both conversions and the copy.
         let opaque = mode == .straight && buffer.isOpaque
         var work = opaque ? buffer.relabelled(.premultiplied) : buffer.premultiplied()
+        // Intermediates made here go back to the storage pool once the next pass has read them;
+        // the caller's own pixels never do.
+        var ownsWork = !opaque && mode == .straight
+        func advance(_ next: PixelBuffer) {
+            if ownsWork { PixelStoragePool.shared.recycle(work) }
+            work = next
+            ownsWork = true
+        }
         // Nearest-neighbour never blends, so it is never box-averaged first.
         if let gap = reducingGap, gap >= 1, filter.widensWhenReducing {
             let factorX = max(1, Int((min(extent.width, Double(buffer.width)) / Double(size.width) / gap).rounded(.down)))
             let factorY = max(1, Int((min(extent.height, Double(buffer.height)) / Double(size.height) / gap).rounded(.down)))
             if factorX > 1 || factorY > 1 {
-                work = boxReduce(work, factorX: factorX, factorY: factorY)
+                advance(boxReduce(work, factorX: factorX, factorY: factorY))
                 extent = (extent.width / Double(factorX), extent.height / Double(factorY))
             }
         }
@@ -120,13 +131,13 @@ public enum Resampler {
         let verticalFirst =
             resizesWidth && resizesHeight && widenedFirst > max(work.size.pixelCount, size.pixelCount)
         if verticalFirst {
-            work = vertical(work, to: size.height, extent: extent.height, filter: filter)
+            advance(vertical(work, to: size.height, extent: extent.height, filter: filter, parallelism: parallelism))
         }
         if resizesWidth {
-            work = horizontal(work, to: size.width, extent: extent.width, filter: filter)
+            advance(horizontal(work, to: size.width, extent: extent.width, filter: filter, parallelism: parallelism))
         }
         if resizesHeight && !verticalFirst {
-            work = vertical(work, to: size.height, extent: extent.height, filter: filter)
+            advance(vertical(work, to: size.height, extent: extent.height, filter: filter, parallelism: parallelism))
         }
         return opaque ? work.relabelled(.straight) : work.converted(to: mode)
     }
