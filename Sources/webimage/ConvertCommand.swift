@@ -2,20 +2,37 @@ import ArgumentParser
 import Foundation
 import WebImageCodecs
 
-/// `webimage convert IN OUT`: decode, optionally resize, encode in OUT's format.
+/// `webimage convert IN OUT` (one file) or `webimage convert IN... -o DIR` (a batch): decode,
+/// optionally transform, encode.
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract:
-            "Decode an image and encode it in the format of OUT's extension (jpg, png, gif, webp, jxl, tif, avif, heic).",
-        discussion:
-            "Animated input gives animated output when the format allows it (GIF, APNG, WebP, AVIF), unless --first-frame.")
+            "Convert an image to the format of OUT's extension, or many images into a directory (-o DIR).",
+        discussion: """
+            One file: webimage convert IN OUT (jpg, png, gif, webp, jxl, tif, avif, heic). Many: webimage \
+            convert IN... -o DIR [--format F] [--jobs N]: one process, N files at once (default: the \
+            number of cores); each output is named after its input with the format's extension, made \
+            unique; without --format each file keeps its format (PNG for formats WebImage does not \
+            write). A failed file is reported and the others go on; the exit status is 1 if any \
+            failed. Animated input gives animated output when the format allows it (GIF, APNG, WebP, \
+            AVIF), unless --first-frame.
+            """)
 
-    @Argument(help: "The input image file.")
-    var input: String
+    @Argument(help: ArgumentHelp("IN OUT, or the input files with -o DIR.", valueName: "files"))
+    var files: [String]
 
-    @Argument(help: "The output file; its extension chooses the format.")
-    var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Convert every input into this directory (created if missing).", valueName: "DIR"))
+    var output: String?
+
+    @Option(help: "With -o: the format of every output (default: each input's own).")
+    var format: OutputFormatArgument?
+
+    @Option(help: ArgumentHelp("With -o: files converted at once, 1–256 (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Flag(help: "One JSON object per file (finished or failed), then a summary with -o.")
+    var json = false
 
     @OptionGroup var transform: TransformOptions
 
@@ -33,46 +50,74 @@ struct ConvertCommand: AsyncParsableCommand {
         if let maxAnimationPixels, maxAnimationPixels <= 0 {
             throw ValidationError("--max-animation-pixels must be a positive number of pixels")
         }
-        let ext = URL(fileURLWithPath: output).pathExtension
-        guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
+        guard output != nil else {
+            if format != nil { throw ValidationError("--format only applies with -o DIR (one file takes OUT's extension)") }
+            if jobs != nil { throw ValidationError("--jobs only applies with -o DIR") }
+            guard files.count == 2 else {
+                throw ValidationError("give IN OUT, or any number of inputs with -o DIR (got \(files.count) files)")
+            }
+            _ = try Self.outputFormat(of: files[1])
+            return
+        }
+        guard !files.isEmpty else { throw ValidationError("give at least one input file with -o DIR") }
+        if let jobs, !OptionLimits.concurrency.contains(jobs) {
             throw ValidationError(
-                "cannot tell an output format WebImage writes from '\(output)' "
-                    + "(use .jpg, .png, .gif, .webp, .jxl, .tif, .avif or .heic)")
+                "--jobs must be between \(OptionLimits.concurrency.lowerBound) and \(OptionLimits.concurrency.upperBound) (got \(jobs))")
+        }
+        if let format, !ImageCodersManager.standard().canEncode(format.format) {
+            throw ValidationError("WebImage cannot write \(format.rawValue) on this system")
         }
     }
 
+    /// The format OUT's extension names, when WebImage writes it.
+    static func outputFormat(of path: String) throws -> ImageFormat {
+        let ext = URL(fileURLWithPath: path).pathExtension
+        guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
+            throw ValidationError(
+                "cannot tell an output format WebImage writes from '\(path)' "
+                    + "(use .jpg, .png, .gif, .webp, .jxl, .tif, .avif or .heic)")
+        }
+        return format
+    }
+
+    /// What every file goes through.
+    var settings: ConvertSettings {
+        var decoding = transform.decodingOptions(firstFrameOnly: firstFrame)
+        if let maxAnimationPixels { decoding.maxAnimationPixelCount = maxAnimationPixels }
+        var encoding = transform.encodingOptions
+        encoding.firstFrameOnly = firstFrame
+        return ConvertSettings(
+            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, firstFrameOnly: firstFrame)
+    }
+
     func run() async throws {
-        let format = ImageFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) ?? .png
-        let data: Data
+        guard let output else { return try runOne(input: files[0], output: files[1]) }
+        let batch = ConvertBatch(
+            inputs: files, directory: output, format: format?.format, settings: settings,
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, json: json)
+        try await batch.run()
+    }
+
+    /// The single-file form: IN OUT.
+    private func runOne(input: String, output: String) throws {
+        let format = (try? Self.outputFormat(of: output)) ?? .png
+        let start = ContinuousClock.now
         do {
-            data = try LocalFile.load(input)
-        } catch {
-            printError("webimage: error: \(failureMessage(error))")
+            let converted = try ConvertJob.convert(input, settings: settings) { _ in format }
+            do {
+                try LocalFile.save(converted.data, to: output)
+            } catch {
+                throw ConvertJob.Failure(error: error, namesInput: false)
+            }
+            if json {
+                Terminal.out(jsonLine(ConvertReport.finished(input: input, file: output, converted, elapsed: .now - start)))
+            } else {
+                Terminal.out("\(output): \(converted.format) \(converted.size), \(converted.frames) frame(s), \(converted.data.count) bytes\n")
+            }
+        } catch let failure as ConvertJob.Failure {
+            printError("webimage: error: " + (failure.namesInput ? "\(input): " : "") + failureMessage(failure.error))
+            if json { Terminal.out(jsonLine(ConvertReport.failed(input: input, error: failure.error, elapsed: .now - start))) }
             throw ExitCode(1)
         }
-        let encoded: Data
-        let image: Image
-        do {
-            let coders = ImageCodersManager.standard()
-            var decoding = transform.decodingOptions(firstFrameOnly: firstFrame)
-            if let maxAnimationPixels { decoding.maxAnimationPixelCount = maxAnimationPixels }
-            var decoded = try coders.decode(data, options: decoding)
-            if let transformer = transform.transformer { decoded = try transformer.transform(decoded) }
-            var options = transform.encodingOptions
-            options.firstFrameOnly = firstFrame
-            encoded = try coders.encode(decoded, as: format, options: options)
-            image = decoded
-        } catch {
-            printError("webimage: error: \(input): \(failureMessage(error))")
-            throw ExitCode(1)
-        }
-        do {
-            try LocalFile.save(encoded, to: output)
-        } catch {
-            printError("webimage: error: \(failureMessage(error))")
-            throw ExitCode(1)
-        }
-        let frames = firstFrame ? 1 : (image.animation?.frameCount ?? 1)
-        Terminal.out("\(output): \(format) \(image.pixelSize), \(frames) frame(s), \(encoded.count) bytes\n")
     }
 }
