@@ -128,6 +128,8 @@ let package = Package(
 
         // A launcher that reports the peak memory of a child process, for the CLI's memory tests.
         .executableTarget(name: "webimage-peak-rss", path: "Sources/webimage-peak-rss"),
+        // A child process that plays a generated GIF and reports its memory, for the player's memory test.
+        .executableTarget(name: "webimage-player-probe", dependencies: ["WebImageCodecs"], swiftSettings: swiftSettings),
 
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
@@ -230,7 +232,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCLITests",
-            dependencies: ["webimage", "webimage-peak-rss", "WebImageCodecs", "WebImageHTTPTesting", "WebImageTesting"],
+            dependencies: [
+                "webimage", "webimage-peak-rss", "webimage-player-probe", "WebImageCodecs", "WebImageHTTPTesting",
+                "WebImageTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageTerminalTests", dependencies: ["WebImageTerminal", "WebImageTesting", "CSixel"],

@@ -16,6 +16,9 @@ final class PlayerCore: Sendable {
         var status = AnimatedImagePlayer.Status(frameIndex: nil, loop: 0, isPlaying: false, isFinished: false)
         /// Finished, failed or released: commands do nothing from then on.
         var isOver = false
+        /// The last frame emitted when the pool did not keep it (a budget too small for it): its
+        /// storage goes to the storage pool when the next frame is emitted.
+        var shownUnpooled: PixelBuffer?
     }
 
     private let state: Mutex<State>
@@ -119,8 +122,17 @@ final class PlayerCore: Sendable {
 
     /// Sends an emission's events and frame if this task is still the current one.
     private func deliver(_ emission: PlaybackMachine.Emission, frame: AnimationFrame, generation: Int) -> Bool {
-        state.withLock { state in
+        let pooled = animation.isPooled(emission.frame)
+        var done: PixelBuffer?
+        defer {
+            // The frame shown before, which no pool holds, is finished with here (a consumer still
+            // showing it only shares it: the next decode then copies instead of reusing it).
+            if let done { animation.pool.storage.recycle(done) }
+        }
+        return state.withLock { state in
             guard state.generation == generation, !state.isOver else { return false }
+            done = state.shownUnpooled
+            state.shownUnpooled = pooled ? nil : frame.pixels
             for event in emission.eventsBefore { events.yield(event) }
             frames.yield(AnimatedImagePlayer.Frame(
                 index: emission.frame, loop: emission.loop, pixels: frame.pixels, duration: frame.duration))
