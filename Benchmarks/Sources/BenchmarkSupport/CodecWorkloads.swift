@@ -29,13 +29,15 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     // exact pass and with the default reducing gap; a PNG thumbnail (decode, then the resampler).
     case resampleLanczos = "resample-lanczos"
     case resampleLanczosGap = "resample-lanczos-gap"
+    /// The exact pass with each filter pass's rows split across two threads (`parallelism: 2`).
+    case resampleLanczosTwoThreads = "resample-lanczos-2threads"
     case pngThumbnail = "png-thumbnail"
 
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
         switch self {
         case .jpegDecode, .jpegDecodePooled, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
-        case .resampleLanczos, .resampleLanczosGap: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
+        case .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
         case .pngDecode, .pngEncode, .pngThumbnail: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
         case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
@@ -58,7 +60,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
         let data = try Data(contentsOf: file)
         switch self {
         case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode, .avifEncode, .heicEncode,
-            .resampleLanczos, .resampleLanczosGap:
+            .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads:
             return Input(data: data, image: try Self.coders.decode(data))
         case .jxlDecode, .tiffDecode:
             return Input(data: try encodedInput(data), image: nil)
@@ -90,6 +92,10 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)
             let gap = self == .resampleLanczos ? nil : Resampler.defaultReducingGap
             return Resampler.resample(pixels, to: quarter, reducingGap: gap).width
+        case .resampleLanczosTwoThreads:
+            let pixels = input.image!.pixels
+            let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)
+            return Resampler.resample(pixels, to: quarter, reducingGap: nil, parallelism: 2).width
         case .pngEncode:
             return try Self.coders.encode(input.image!, as: .png, options: .init(compressionLevel: 6)).count
         case .webpEncode:
