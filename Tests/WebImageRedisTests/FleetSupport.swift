@@ -60,17 +60,19 @@ enum Tools {
     /// The built `webimage`.
     static func webimage() throws -> String { try BuiltProducts.executable(named: "webimage").path }
 
-    /// Whether the built `webimage` has the `serve` subcommand (blocks while `serve --help` runs).
+    /// Whether the built `webimage` lists a `serve` subcommand in its help (blocks while it runs).
     static func hasServe() -> Bool {
         guard let tool = try? webimage() else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["serve", "--help"]
-        process.standardOutput = FileHandle.nullDevice
+        process.arguments = ["--help"]
+        let output = Pipe()
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
+        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return process.terminationStatus == 0
+        return help.split(separator: "\n").contains { $0.hasPrefix("  serve ") }
     }
 }
 

@@ -43,10 +43,13 @@ free_port() {  # a port nothing listens on, not handed out before in this run
     die "no free port found"
 }
 
-wait_for_port() {  # port seconds name
+wait_for_port() {  # port seconds name [pid: fail at once when it exits]
     local deadline=$(( SECONDS + $2 ))
     until port_in_use "$1"; do
         (( SECONDS < deadline )) || die "$3 did not listen on 127.0.0.1:$1 within $2 s (logs in $dir)"
+        if [[ -n "${4:-}" ]] && ! kill -0 "$4" 2>/dev/null; then
+            die "$3 exited before listening: $(tail -n 3 "$dir/${3// /-}.log" 2>/dev/null | tr '\n' ' ')"
+        fi
         sleep 0.05
     done
 }
@@ -108,7 +111,7 @@ cmd_start() {
         ports+=("$port")
         servers+="        server 127.0.0.1:$port max_fails=1 fail_timeout=2s;"$'\n'
     done
-    for (( i = 0; i < nodes; i++ )); do wait_for_port "${ports[$i]}" 60 "node $i"; done
+    for (( i = 0; i < nodes; i++ )); do wait_for_port "${ports[$i]}" 60 "node $i" "${pids[$i]}"; done
 
     # Run as root, nginx's workers drop to nobody: give them the cache and temp directories.
     local user_line=""
