@@ -28,6 +28,19 @@ find_binary() {  # name → path (PATH, then the sbin directories nginx lives in
     return 1
 }
 
+# Runs a daemon in the background with its output in OUT and no other inherited descriptor (a
+# parent's pipe or socket held open by a long-lived child would make the parent wait forever).
+spawn() {  # OUT COMMAND...
+    local out="$1"; shift
+    (
+        for fd in /proc/self/fd/*; do
+            n="${fd##*/}"
+            if (( n > 2 && n != 255 )); then eval "exec $n>&-" 2>/dev/null || true; fi
+        done
+        exec "$@" < /dev/null > "$out" 2>&1
+    ) &
+}
+
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 free_port() {  # a port nothing listens on, not handed out before in this run
@@ -55,9 +68,9 @@ wait_for_port() {  # port seconds name [pid: fail at once when it exits]
 }
 
 start_redis() {  # uses $dir, $redis_port
-    "$redis_server" --port "$redis_port" --bind 127.0.0.1 --dir "$dir/redis" --save "" --appendonly no \
+    spawn /dev/null "$redis_server" --port "$redis_port" --bind 127.0.0.1 --dir "$dir/redis" --save "" --appendonly no \
         --daemonize no --protected-mode no --maxmemory 256mb --maxmemory-policy allkeys-lru \
-        --logfile "$dir/redis.log" > /dev/null 2>&1 &
+        --logfile "$dir/redis.log"
     echo $! > "$dir/redis.pid"
     wait_for_port "$redis_port" 10 redis-server
 }
@@ -105,7 +118,7 @@ cmd_start() {
         mkdir -p "$dir/node-$i"
         local args=(serve --bind 127.0.0.1 --port "$port" --cache-dir "$dir/node-$i")
         [[ -n "$redis_url" ]] && args+=(--redis "$redis_url")
-        "$webimage" "${args[@]}" "${serve_args[@]}" > "$dir/node-$i.log" 2>&1 &
+        spawn "$dir/node-$i.log" "$webimage" "${args[@]}" "${serve_args[@]}"
         pids+=($!)
         echo $! > "$dir/node-$i.pid"
         ports+=("$port")
@@ -126,7 +139,7 @@ cmd_start() {
     sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$nginx_port|g" -e "s|@WORKERS@|$workers|g" -e "s|@USER@|$user_line|g" \
         -e "/@SERVERS@/{r $servers_file" -e "d}" "$here/nginx.conf.template" > "$dir/nginx.conf"
     [[ "$balance" == hash ]] || sed -i '/hash \$request_uri consistent;/d' "$dir/nginx.conf"
-    "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/nginx-error.log" -g "daemon off;" > "$dir/nginx.out" 2>&1 &
+    spawn "$dir/nginx.out" "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/nginx-error.log" -g "daemon off;"
     echo $! > "$dir/nginx.master.pid"
     wait_for_port "$nginx_port" 10 nginx
 
