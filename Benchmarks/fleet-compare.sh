@@ -7,7 +7,7 @@
 #     consistent hash.
 # The origin is a second nginx serving 200 PNGs made here (hand-built bytes: zlib + struct).
 # WEBIMAGE=path uses an existing binary; otherwise a release build is made. DURATION (s) and
-# CONNECTIONS change the wrk run.
+# CONNECTIONS change the wrk run; REDIS=0 runs part 1 without the Redis tier and skips part 2.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -87,8 +87,10 @@ request = function()
 end
 LUA
 
+with_redis="${REDIS:-1}"
 start_fleet() {  # nodes, extra fleet.sh options…
     local nodes="$1"; shift
+    [[ "$with_redis" == 1 ]] || set -- "$@" --no-redis
     local out; out="$(bash "$fleet" start --nodes "$nodes" --webimage "$WEBIMAGE" --workers 2 "$@" -- --allow-unsigned --allow-host 127.0.0.1)"
     eval "$out"
     current="$FLEET_DIR"
@@ -114,6 +116,7 @@ for nodes in 1 2 3; do
     stop_fleet
 done
 
+[[ "$with_redis" == 1 ]] || exit 0
 echo
 echo "| balance | Redis tier | origin fetches for 200 sources × 5 requests |"
 echo "|---|---|---|"

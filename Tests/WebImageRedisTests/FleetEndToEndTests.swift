@@ -9,8 +9,8 @@ import WebImageTesting
 
 /// The fleet of issue 17 end to end: `deploy/fleet/fleet.sh` starts redis-server, 3 `webimage
 /// serve` nodes and nginx; 200 distinct sources on a loopback origin are requested 5 times each
-/// through nginx in random order. Skipped loudly without nginx, redis-server or `webimage serve`.
-@Suite(.enabled(if: FleetPrerequisites.available, "needs nginx, redis-server and `webimage serve`"), .serialized,
+/// through nginx in random order. Skipped loudly without nginx, redis-server or `webimage serve --redis`.
+@Suite(.enabled(if: FleetPrerequisites.available, "needs nginx, redis-server and `webimage serve --redis`"), .serialized,
        .timeLimit(.minutes(10)))
 struct FleetEndToEndTests {
     static let sources = 200
@@ -115,13 +115,14 @@ struct FleetEndToEndTests {
     }
 }
 
-/// Whether the fleet can run here: nginx, redis-server and a `webimage` with `serve`; says loudly what is missing.
+/// Whether the fleet can run here: nginx, redis-server and a `webimage` whose `serve` takes
+/// `--redis`; says loudly what is missing.
 enum FleetPrerequisites {
     static let available: Bool = {
         var missing: [String] = []
         if Tools.find("nginx") == nil { missing.append("nginx") }
         if Tools.find("redis-server") == nil { missing.append("redis-server") }
-        if !Tools.hasServe() { missing.append("`webimage serve`") }
+        if !Tools.hasServeWithRedis() { missing.append("`webimage serve --redis`") }
         if !missing.isEmpty {
             FileHandle.standardError.write(Data("\n*** SKIPPED: the fleet end-to-end tests need \(missing.joined(separator: ", ")). ***\n\n".utf8))
         }

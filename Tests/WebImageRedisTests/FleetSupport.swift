@@ -60,19 +60,25 @@ enum Tools {
     /// The built `webimage`.
     static func webimage() throws -> String { try BuiltProducts.executable(named: "webimage").path }
 
-    /// Whether the built `webimage` lists a `serve` subcommand in its help (blocks while it runs).
-    static func hasServe() -> Bool {
+    /// Whether the built `webimage` has `serve` with `--redis` (blocks while `serve --help` runs).
+    static func hasServeWithRedis() -> Bool {
         guard let tool = try? webimage() else { return false }
+        let help = helpText(tool, ["--help"])
+        guard help.split(separator: "\n").contains(where: { $0.hasPrefix("  serve ") }) else { return false }
+        return helpText(tool, ["serve", "--help"]).contains("--redis")
+    }
+
+    private static func helpText(_ tool: String, _ arguments: [String]) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--help"]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard (try? process.run()) != nil else { return "" }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return help.split(separator: "\n").contains { $0.hasPrefix("  serve ") }
+        return text
     }
 }
 
