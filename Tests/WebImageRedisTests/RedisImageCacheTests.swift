@@ -42,9 +42,9 @@ struct RedisImageCacheTests {
         try await cache.setData(Data([1, 2]), forKey: "k", metadata: nil)
         let ttl = try await client.send("PTTL", "webimage:ttl:k").integer ?? -9
         #expect(ttl > 0 && ttl <= 60_000, "PTTL \(ttl)")
-        try await client.send("PEXPIRE", "webimage:ttl:k", 5)   // a revalidation restarts the TTL
+        try await client.send("PEXPIRE", "webimage:ttl:k", 5000)   // a revalidation restarts the TTL
         #expect(try await cache.recordRevalidation(forKey: "k", http: HTTPCacheMetadata(etag: "\"e\"")))
-        #expect(try await client.send("PTTL", "webimage:ttl:k").integer ?? 0 > 1000)
+        #expect(try await client.send("PTTL", "webimage:ttl:k").integer ?? 0 > 5000)
         let forever = RedisImageCache(client: client, configuration: .init(namespace: "forever", maxAge: nil))
         try await forever.setData(Data([1]), forKey: "k", metadata: nil)
         #expect(try await client.send("PTTL", "webimage:forever:k").integer == -1)

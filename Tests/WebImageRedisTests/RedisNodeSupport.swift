@@ -13,7 +13,7 @@ struct RedisNode {
     let directory: URL
 
     init(
-        server: RedisTestServer, namespace: String = "nodes", commandTimeout: Duration = .milliseconds(300),
+        server: RedisTestServer, namespace: String = "nodes", commandTimeout: Duration = .seconds(1),
         breaker: CircuitBreaker.Configuration = .init(failureThreshold: 2, openDuration: .seconds(1)),
         coordination: RedisCoordinatedLoader.Configuration = .init(waitTimeout: .seconds(5), pollInterval: .milliseconds(10))
     ) throws {

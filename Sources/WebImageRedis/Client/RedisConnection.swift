@@ -52,9 +52,17 @@ final class RedisConnection: Sendable {
             throw WebImageError(
                 .redisUnavailable, "cannot connect to Redis at \(address): \(error)", underlying: SendableErrorText(error))
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RedisCommandHandler.self), eventLoop: channel.eventLoop)
-        }.get()
+        let handler: NIOLoopBound<RedisCommandHandler>
+        do {
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RedisCommandHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+        } catch {
+            // The pipeline is gone when the connection closed at once (a failed TLS handshake).
+            channel.close(promise: nil)
+            throw WebImageError(
+                .redisUnavailable, "the connection to Redis at \(address) closed while being set up", underlying: SendableErrorText(error))
+        }
         let connection = RedisConnection(channel: channel, handler: handler, address: address)
         do {
             try await connection.handshake(configuration)
