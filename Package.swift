@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageFuzzing", targets: ["WebImageFuzzing"]),
         .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
     ],
@@ -160,6 +161,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // MARK: Redis tier (issue 17): a small RESP2/RESP3 client over NIO, the Redis data cache,
+        // the circuit breaker and the cross-node download lock.
+        .target(
+            name: "WebImageRedis",
+            dependencies: [
+                "WebImage", "WebImageDiskCache",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings),
+
         // MARK: Umbrella: every module, and the defaults (ImageManager.shared).
         .target(
             name: "WebImageKit",
@@ -182,7 +197,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit", "WebImageTerminal",
+                "WebImageKit", "WebImageTerminal", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,6 +257,17 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageFuzzingTests", dependencies: ["WebImageFuzzing", "WebImageCodecs"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageRedisTests",
+            dependencies: [
+                "WebImageRedis", "WebImageKit", "WebImageTesting", "WebImageHTTPTesting", "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",

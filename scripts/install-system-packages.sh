@@ -16,15 +16,19 @@ tools+=(libavif-bin libheif-examples)
 # Sixel graphics for `webimage show` (issue 15); tool: img2sixel.
 libs+=(libsixel-dev)
 tools+=(libsixel-bin)
-wanted=("${libs[@]}")
+# The Redis tier and the fleet (issue 17): the tests start their own redis-server and nginx on free
+# loopback ports (never the system services); wrk for Benchmarks/fleet-compare.sh.
+services=(redis-server nginx)
+tools+=(wrk)
+wanted=("${libs[@]}" "${services[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif libsixel"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif libsixel redis nginx"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif, libheif and libsixel development packages." >&2
+    echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif, libheif and libsixel development packages, and redis-server and nginx." >&2
     exit 0
 fi
 

@@ -21,8 +21,9 @@ public struct SelfSignedCertificate: Sendable {
     public let derBytes: [UInt8]
     /// The certificate as a PEM document (`-----BEGIN CERTIFICATE-----`).
     public let pem: String
-    /// The signing key, as PKCS #8 PEM; only the server needs it.
-    let privateKeyPEM: String
+    /// The signing key, as PKCS #8 PEM; only the server needs it (a server run as a child
+    /// process, such as the Redis TLS tests' `redis-server`, reads it from a file).
+    public let privateKeyPEM: String
 
     /// Makes a new key and a certificate for `127.0.0.1` valid around `now`.
     public static func make(now: Date = Date()) throws -> SelfSignedCertificate {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageKit
+import WebImageRedis
 
 /// The pipeline one command run uses: a manager over the standard coders, the disk cache the
 /// global options describe (behind a memory cache; blocked failed URLs are kept in its index for
@@ -10,11 +11,17 @@ struct CommandSession: Sendable {
     let http: HTTPImageLoader
     /// The disk cache, when the command uses one and it could be opened.
     let disk: DiskCache?
+    /// The shared Redis tier (`--redis`), behind the disk cache.
+    let redis: RedisTier?
 
     /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` is each
     /// download's total deadline (the 15 s connect and idle timeouts stay), `cache` says
-    /// whether the disk cache is opened.
-    init(global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required) async throws {
+    /// whether the disk cache is opened, `redis` adds the shared Redis tier behind it (and
+    /// coordinates downloads through it) unless caching is off.
+    init(
+        global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required,
+        redis: RedisConfiguration? = nil
+    ) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
         httpConfiguration.maximumConcurrentDownloads = concurrency
         if let timeout { httpConfiguration.totalTimeout = timeout }
@@ -22,9 +29,18 @@ struct CommandSession: Sendable {
         http = HTTPImageLoader(configuration: httpConfiguration)
         disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
+        let tier = cache == .none ? nil : redis.map { RedisTier(configuration: $0, global: global) }
+        self.redis = tier
+        var dataTiers: [any ImageDataCaching] = []
+        var loader: any ImageLoading = ImageLoadersManager.standard(http: http)
+        if let tier {
+            dataTiers = [tier.dataTier(behind: disk)]
+            loader = tier.coordinating(loader)
+        } else if let disk {
+            dataTiers = [disk]
+        }
         var configuration = ImageManager.Configuration(
-            imageCache: ImageCache(memory: [MemoryCache()], data: disk.map { [$0] } ?? [], decoder: coders),
-            loader: ImageLoadersManager.standard(http: http), coders: coders)
+            imageCache: ImageCache(memory: [MemoryCache()], data: dataTiers, decoder: coders), loader: loader, coders: coders)
         configuration.logger = global.makeLogger(label: "webimage.manager")
         configuration.failedURLTimeToLive = .seconds(GlobalOptions.failedURLTimeToLive)
         // Blocked URLs survive the run in the cache's index (a memory store when there is no cache).
@@ -45,6 +61,7 @@ struct CommandSession: Sendable {
     func shutdown() async {
         try? await http.shutdown()
         try? await disk?.close()
+        await redis?.cache.client.close()
     }
 }
 

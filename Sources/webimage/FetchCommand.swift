@@ -49,6 +49,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Decode images while they download; with --json, print a preview event for each partial image.")
     var progressive = false
 
+    @OptionGroup var redis: RedisOption
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -65,7 +67,8 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let session = try await CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional)
+            global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional,
+            redis: redis.configuration)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)

@@ -1,0 +1,25 @@
+public import WebImage
+public import WebImageDiskCache
+
+extension ImageCache {
+    /// Memory → disk → Redis: a ``MemoryCache`` in front of a ``DiskCache`` in front of a
+    /// ``RedisImageCache`` shared with other nodes. Queries ask memory, then disk, then Redis (a
+    /// Redis hit is also written to the disk tier, see ``PromotingDataCache``); stores and removals
+    /// reach all three. With Redis down, the memory and disk tiers answer alone.
+    ///
+    /// ```swift
+    /// let redis = RedisImageCache(client: RedisClient(configuration: try RedisConfiguration(url: "redis://127.0.0.1:6379")))
+    /// let cache = try ImageCache.tiered(namespace: "thumbs", decoder: ImageCodersManager.standard(), redis: redis)
+    /// ```
+    public static func tiered(
+        namespace: String = "default",
+        decoder: (any ImageDecoding)? = nil,
+        memory: MemoryCache.Configuration = MemoryCache.Configuration(),
+        disk: DiskCacheConfiguration? = nil,
+        redis: RedisImageCache
+    ) throws -> ImageCache {
+        let diskCache = try DiskCache(configuration: disk ?? DiskCacheConfiguration(namespace: namespace))
+        return ImageCache(
+            memory: [MemoryCache(configuration: memory)], data: [PromotingDataCache(near: diskCache, far: redis)], decoder: decoder)
+    }
+}
