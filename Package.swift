@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageFuzzing", targets: ["WebImageFuzzing"]),
         .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The image service (issue 16). Hummingbird without its swift-configuration trait (flags and
+        // environment are read by the CLI).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Documentation only (`scripts/docs.sh`); nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -181,6 +187,22 @@ let package = Package(
             dependencies: ["WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP"],
             swiftSettings: swiftSettings),
 
+        // MARK: Image service: `webimage serve` on Hummingbird 2 (issue 16).
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP", "WebImageKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+
         // MARK: Fuzz entry points: what the Fuzz/ package's libFuzzer targets and the replay tests run.
         .target(
             name: "WebImageFuzzing",
@@ -197,7 +219,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit", "WebImageTerminal", "WebImageRedis",
+                "WebImageKit", "WebImageTerminal", "WebImageRedis", "WebImageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -250,6 +272,17 @@ let package = Package(
             dependencies: [
                 "webimage", "webimage-peak-rss", "webimage-player-probe", "WebImageCodecs", "WebImageHTTPTesting",
                 "WebImageTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: [
+                "WebImageServer", "WebImageKit", "WebImageHTTPTesting", "WebImageTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -13,7 +13,10 @@ struct WebImageCommand: AsyncParsableCommand {
             printed with its error), 2 for usage errors, 130 when interrupted (Ctrl-C).
             """,
         version: HTTPImageLoaderConfiguration.webImageVersion,
-        subcommands: [FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self, ShowCommand.self])
+        subcommands: [
+            FetchCommand.self, PrefetchCommand.self, InfoCommand.self, ConvertCommand.self, CacheCommand.self, ShowCommand.self,
+            ServeCommand.self,
+        ])
 
     /// Parses and runs, mapping usage errors to exit code 2 (ArgumentParser's default is 64).
     static func main() async {

@@ -1,0 +1,96 @@
+import Foundation
+import WebImage
+
+/// Turns an original's bytes into the encoded result one URL asks for: limits from the header
+/// first, then one decode (at a reduced size when the resize allows, e.g. JPEG's DCT scaling), the
+/// transformers of the library, and one encode.
+struct ImageProcessor: Sendable {
+    let coders: ImageCodersManager
+    let limits: ImageServerLimits
+    let defaultQuality: Int
+    let metrics: ServiceMetrics
+
+    /// The encoded result and its format.
+    func render(_ data: Data, options: ProcessingOptions, output: OutputChoice) async throws -> (data: Data, format: ImageFormat) {
+        let header = try coders.readHeader(data)
+        let stored = header.pixelSize
+        guard stored.pixelCount <= limits.maxSourcePixels else {
+            throw WebImageError.tooManyPixels(width: stored.width, height: stored.height, limit: limits.maxSourcePixels)
+        }
+        let format = output.resolve(sourceFormat: header.format, canEncode: coders.canEncode)
+        let animate = header.frameCount > 1 && (format == .gif || format == .webp)
+        let (framePixels, overflow) = header.frameCount.multipliedReportingOverflow(by: stored.pixelCount)
+        if animate, overflow || framePixels > limits.maxAnimationPixels {
+            throw WebImageError(
+                .tooLarge,
+                "the animation has \(header.frameCount) frames of \(stored.width)×\(stored.height), over the limit of \(limits.maxAnimationPixels) pixels")
+        }
+        let orientation = header.orientation ?? .up
+        let displayed = orientation.swapsDimensions ? PixelSize(width: stored.height, height: stored.width) : stored
+        let cropped = options.crop.map { Self.cropSize($0, of: displayed) } ?? displayed
+        let plan = try ResizePlan(options: options, input: cropped, maxDimension: limits.maxResultDimension)
+
+        var decoding = ImageDecodingOptions()
+        decoding.firstFrameOnly = !animate
+        decoding.maxPixelCount = limits.maxSourcePixels
+        decoding.maxAnimationPixelCount = limits.maxAnimationPixels
+        if options.crop == nil { decoding.thumbnailPixelSize = plan?.decodeBox(displayed: displayed) }
+        let image = try await metrics.measure("decode") { try coders.decode(data, options: decoding) }
+
+        // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).
+        let entering = options.crop != nil ? cropped : Self.displayedSize(of: image)
+        let crop: [any ImageTransforming] = options.crop.map { [GravityCropTransformer(size: cropped, anchor: $0.gravity ?? options.gravity)] } ?? []
+        let steps = crop + (plan?.transformers(entering: entering) ?? []) + effects(options)
+        let result = try await metrics.measure("transform") {
+            steps.isEmpty ? image : try ChainedTransformer(steps).transform(image)
+        }
+        let size = Self.displayedSize(of: result)
+        guard size.width <= limits.maxResultDimension, size.height <= limits.maxResultDimension else {
+            throw WebImageError(
+                .tooLarge, "the result is \(size.width)×\(size.height), over the limit of \(limits.maxResultDimension) per side")
+        }
+        var encoding = ImageEncodingOptions(quality: Double(options.quality ?? defaultQuality) / 100)
+        encoding.firstFrameOnly = !animate
+        if let background = options.background { encoding.backgroundColor = background }
+        let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
+        return (encoded, format)
+    }
+
+    /// The size a crop keeps of a `displayed`-sized image (0: that side whole).
+    static func cropSize(_ crop: ProcessingOptions.Crop, of displayed: PixelSize) -> PixelSize {
+        PixelSize(
+            width: crop.width == 0 ? displayed.width : min(crop.width, displayed.width),
+            height: crop.height == 0 ? displayed.height : min(crop.height, displayed.height))
+    }
+
+    /// The displayed size of a decoded image (width and height swapped for orientations 5–8).
+    static func displayedSize(of image: Image) -> PixelSize {
+        image.orientation.swapsDimensions ? PixelSize(width: image.pixelSize.height, height: image.pixelSize.width) : image.pixelSize
+    }
+
+    /// Rotation, flip and the effects, after the resize, effects in URL order.
+    private func effects(_ options: ProcessingOptions) -> [any ImageTransforming] {
+        var steps: [any ImageTransforming] = []
+        if options.rotate != 0 { steps.append(RotateTransformer(degrees: options.rotate, maxPixelCount: limits.maxSourcePixels)) }
+        if options.flipHorizontal || options.flipVertical {
+            steps.append(FlipTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical))
+        }
+        for effect in options.effects {
+            switch effect {
+            case .blur(let sigma): steps.append(GaussianBlurTransformer(sigma: sigma))
+            case .sharpen(let sigma): steps.append(SharpenTransformer(sigma: sigma))
+            case .roundCorner(let radius, let border, let color):
+                steps.append(RoundCornerTransformer(radius: radius, borderWidth: border, borderColor: color))
+            case .circle(let border, let color): steps.append(RoundCornerTransformer.circle(borderWidth: border, borderColor: color))
+            case .tint(let color, let mode): steps.append(TintTransformer(color: color, blendMode: mode))
+            case .grayscale(let amount): steps.append(ColorMatrixTransformer.grayscale(amount))
+            case .sepia(let amount): steps.append(ColorMatrixTransformer.sepia(amount))
+            case .brightness(let factor): steps.append(ColorMatrixTransformer.brightness(factor))
+            case .contrast(let factor): steps.append(ColorMatrixTransformer.contrast(factor))
+            case .saturation(let factor): steps.append(ColorMatrixTransformer.saturation(factor))
+            case .invert(let amount): steps.append(ColorMatrixTransformer.invert(amount))
+            }
+        }
+        return steps
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+import WebImage
+
+/// Whether `/ready` says yes: from the moment the server listens until a graceful shutdown starts.
+final class Readiness: Sendable {
+    private let state = Mutex(false)
+    var isReady: Bool { state.withLock { $0 } }
+    func set(_ ready: Bool) { state.withLock { $0 = ready } }
+}
+
+/// The HTTP side: `/health`, `/ready`, `/metrics`, and every other `GET`/`HEAD` path as an image
+/// URL; caching headers, `304`, errors as short text with their status, metrics and access logs.
+struct ImageResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: ImageService
+    let readiness: Readiness
+    let logger: Logger
+
+    var configuration: ImageServerConfiguration { service.configuration }
+    var metrics: ServiceMetrics { service.metrics }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        let target = request.head.path ?? "/"
+        let path = target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
+        var response: Response
+        guard request.method == .get || request.method == .head else {
+            response = Self.text(.methodNotAllowed, "only GET and HEAD\n")
+            response.headers[.allow] = "GET, HEAD"
+            metrics.answered(response.status.code)
+            return response
+        }
+        switch path {
+        case "/health": response = Self.text(.ok, "ok\n")
+        case "/ready": response = readiness.isReady ? Self.text(.ok, "ready\n") : Self.text(.serviceUnavailable, "not ready\n")
+        case "/metrics":
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        default:
+            response = await image(path: path, request: request)
+        }
+        let bytes = response.body.contentLength ?? 0
+        if request.method == .head { response = response.createHeadResponse() } else { metrics.responseBytes.increment(by: bytes) }
+        metrics.answered(response.status.code)
+        if configuration.accessLog {
+            let elapsed = ContinuousClock.now - start
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info(
+                "\(request.method.rawValue) \(path) \(response.status.code) \(bytes) \(String(format: "%.1f", milliseconds))ms")
+        }
+        return response
+    }
+
+    private func image(path: Substring, request: Request) async -> Response {
+        let rendered: RenderedImage
+        do {
+            rendered = try await service.image(path: path, accept: request.headers[.accept])
+        } catch {
+            return failure(FailureAnswer(error.error, stage: error.stage))
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = rendered.etag
+        headers[.cacheControl] = "public, max-age=\(configuration.cacheMaxAge)"
+        if let lastModified = rendered.lastModified { headers[.lastModified] = lastModified }
+        if rendered.negotiated { headers[.vary] = "Accept" }
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: rendered.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = rendered.contentType
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendered.data)))
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 says for it) or is `*`.
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    private func failure(_ answer: FailureAnswer) -> Response {
+        var response = Self.text(HTTPResponse.Status(code: answer.status), "\(answer.status) \(answer.code): \(answer.message)\n")
+        if answer.status == 503 {
+            response.headers[.retryAfter] = String(configuration.retryAfterSeconds)
+            response.headers[.cacheControl] = "no-store"
+        } else {
+            response.headers[.cacheControl] = "public, max-age=\(configuration.errorCacheMaxAge)"
+        }
+        return response
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+public import Logging
+import NIOCore
+import ServiceLifecycle
+public import UnixSignals
+import Synchronization
+import WebImageKit
+
+/// `webimage serve`: the library's pipeline behind HTTP (Hummingbird 2) — imgproxy-style signed
+/// URLs, limits checked before work, admission control, caching headers, Prometheus metrics and a
+/// graceful shutdown on SIGTERM.
+///
+/// ```swift
+/// var configuration = ImageServerConfiguration()
+/// configuration.port = 0
+/// configuration.allowsUnsigned = true
+/// let server = try ImageServer(configuration: configuration)
+/// try await server.run { port in print("listening on", port) }
+/// ```
+public final class ImageServer: Sendable {
+    /// The settings it was made with.
+    public let configuration: ImageServerConfiguration
+    let service: ImageService
+    let http: HTTPImageLoader
+    let disk: DiskCache?
+    let readiness = Readiness()
+    let logger: Logger
+    private let group = Mutex<ServiceGroup?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
+
+    /// A server with `configuration`; throws when the cache directory cannot be opened or the
+    /// local root does not exist.
+    public init(configuration: ImageServerConfiguration, logger: Logger = Logger(label: "WebImage.Server")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        if let root = configuration.localRoot {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw WebImageError(.invalidServerConfiguration, "the local root \(root.path) is not a directory")
+            }
+        }
+        var loading = HTTPImageLoaderConfiguration()
+        loading.maximumResponseBytes = configuration.limits.maxSourceBytes
+        loading.totalTimeout = configuration.limits.requestTimeout
+        loading.urlPolicy = configuration.urlPolicy
+        loading.maximumConcurrentDownloads = max(16, configuration.concurrency * 4)
+        loading.logger = logger
+        http = HTTPImageLoader(configuration: loading)
+        if let directory = configuration.cacheDirectory {
+            // No fsync per entry: a crash still never exposes a partial file (temporary file and
+            // rename), and an entry a power loss takes is made again on the next miss.
+            disk = try DiskCache(
+                configuration: DiskCacheConfiguration(
+                    directory: directory, maxSize: configuration.maxDiskCacheBytes, synchronousWrites: false))
+        } else {
+            disk = nil
+        }
+        service = ImageService(
+            configuration: configuration, coders: .standard(), loaders: ImageLoadersManager(loaders: [http]), disk: disk,
+            metrics: ServiceMetrics())
+    }
+
+    /// The port the server listens on, once it does.
+    public var port: Int? { boundPort.withLock { $0 } }
+
+    /// Serves until a graceful shutdown (`signals`, or ``shutdown()``): stops accepting, finishes
+    /// the running requests, then closes the caches and the HTTP client. `onListening` gets the
+    /// bound port (useful with port 0).
+    public func run(
+        gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let responder = ImageResponder(service: service, readiness: readiness, logger: logger)
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { [self] channel in
+                let port = channel.localAddress?.port ?? 0
+                boundPort.withLock { $0 = port }
+                readiness.set(true)
+                await onListening(port)
+            },
+            logger: logger)
+        let serviceGroup = ServiceGroup(
+            configuration: .init(
+                services: [app, ReadinessService(readiness: readiness)], gracefulShutdownSignals: signals, logger: logger))
+        group.withLock { $0 = serviceGroup }
+        do {
+            try await serviceGroup.run()
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Starts a graceful shutdown: `/ready` answers 503, no new connection is accepted, running
+    /// requests finish, then ``run(gracefulShutdownSignals:onListening:)`` returns.
+    public func shutdown() async {
+        let serviceGroup = group.withLock { $0 }
+        await serviceGroup?.triggerGracefulShutdown()
+    }
+
+    private func close() async {
+        readiness.set(false)
+        try? await http.shutdown()
+        await service.writes.drain()
+        try? await disk?.close()
+    }
+}
+
+/// Turns `/ready` off as soon as a graceful shutdown starts (it is shut down before the server).
+struct ReadinessService: Service {
+    let readiness: Readiness
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        readiness.set(false)
+    }
+}

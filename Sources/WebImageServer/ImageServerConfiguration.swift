@@ -1,0 +1,77 @@
+public import Foundation
+public import WebImageHTTP
+
+/// Settings of an ``ImageServer``: where it listens, how URLs are signed, where sources may come
+/// from, the limits checked before work, admission control and caching. Every field is defaulted.
+///
+/// ```swift
+/// var configuration = ImageServerConfiguration()
+/// configuration.port = 8080
+/// configuration.signingKeys = [try URLSigningKey(keyHex: "736563726574", saltHex: "68656c6c6f")]
+/// configuration.cacheDirectory = URL(fileURLWithPath: "/var/cache/webimage")
+/// let server = try ImageServer(configuration: configuration)
+/// try await server.run()
+/// ```
+public struct ImageServerConfiguration: Sendable {
+    /// The address to listen on (default `127.0.0.1`; a service behind a proxy or in a container
+    /// usually listens on `0.0.0.0`).
+    public var host = "127.0.0.1"
+    /// The port (default 8080; 0 picks a free one, reported by ``ImageServer/run(onListening:)``).
+    public var port = 8080
+    /// Key/salt pairs accepted for signatures, the first one current; older pairs stay during a
+    /// rotation. Empty with ``allowsUnsigned`` false refuses every image URL.
+    public var signingKeys: [URLSigningKey] = []
+    /// Accept `unsafe` (and `_`) in place of a signature (default `false`).
+    public var allowsUnsigned = false
+    /// Every URL the HTTP loader fetches (first and each redirect hop) must pass it: the SSRF
+    /// rules. `nil` allows every well-formed http(s) URL; ``ImageServer`` users normally set it.
+    public var urlPolicy: HTTPURLPolicy?
+    /// The directory `local:///path` sources are read from (`nil`: `local://` is refused).
+    public var localRoot: URL?
+    /// Where originals and results are cached on disk (`nil`: memory only).
+    public var cacheDirectory: URL?
+    /// The disk cache's size budget, shared by originals and results (default 1 GiB).
+    public var maxDiskCacheBytes = 1 << 30
+    /// Bytes of encoded results kept in memory (default 256 MiB).
+    public var memoryCacheBytes = 256 << 20
+    /// The limits checked before work.
+    public var limits = ImageServerLimits()
+    /// Images processed at once (default: the number of cores).
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests waiting for a processing slot beyond ``concurrency``; more get `503` (default 64).
+    public var queueLimit = 64
+    /// `Retry-After` seconds sent with a `503` (default 1).
+    public var retryAfterSeconds = 1
+    /// `Cache-Control: public, max-age=` of images (default one year: results are immutable for a
+    /// signed URL).
+    public var cacheMaxAge = 31_536_000
+    /// `max-age` of error responses (default 10 s), so a client or CDN retries soon.
+    public var errorCacheMaxAge = 10
+    /// Quality (1–100) of lossy outputs when the URL names none (default 80).
+    public var defaultQuality = 80
+    /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
+    /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
+    public var prefersAVIF = true
+    /// Access logs at info level, one line per request (default `true`).
+    public var accessLog = true
+
+    /// The defaults.
+    public init() {}
+}
+
+/// The limits an ``ImageServer`` checks before it spends work; each refusal has its own status.
+public struct ImageServerLimits: Sendable, Hashable {
+    /// The largest source, in bytes, from `Content-Length` and while streaming (default 50 MB): `413`.
+    public var maxSourceBytes = 50 * 1024 * 1024
+    /// The most pixels of a source (each frame), read from its header before decoding (default 50 MP): `422`.
+    public var maxSourcePixels = 50_000_000
+    /// The most pixels over all frames of an animated source (default 500 MP): `422`.
+    public var maxAnimationPixels = 500_000_000
+    /// The largest result width or height asked for or produced (default 8192): `422`.
+    public var maxResultDimension = 8192
+    /// The time allowed for one image request, fetch and processing included (default 30 s): `504`.
+    public var requestTimeout = Duration.seconds(30)
+
+    /// The defaults.
+    public init() {}
+}

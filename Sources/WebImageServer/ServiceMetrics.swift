@@ -1,0 +1,82 @@
+import CoreMetrics
+import Prometheus
+import Synchronization
+
+/// The service's metrics, through swift-metrics into its own Prometheus registry (so several
+/// servers in one process, as in tests, keep separate figures); `/metrics` prints the registry.
+///
+/// - `webimage_http_requests_total{status}`: answers by status.
+/// - `webimage_cache_hits_total{tier}`: `memory`, `disk` (results), `source` (originals on disk);
+///   `webimage_cache_misses_total`.
+/// - `webimage_stage_duration_seconds{stage}`: `fetch`, `decode`, `transform`, `encode`, `total`.
+/// - `webimage_source_bytes_total` (bytes in), `webimage_response_bytes_total` (bytes out).
+/// - `webimage_queue_depth`, `webimage_processing`: waiting and running images.
+/// - `webimage_origin_requests_total`, `webimage_overload_refusals_total`.
+final class ServiceMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let statusCounters = Mutex<[Int: CoreMetrics.Counter]>([:])
+    let sourceBytes: CoreMetrics.Counter
+    let responseBytes: CoreMetrics.Counter
+    let originRequests: CoreMetrics.Counter
+    let overloadRefusals: CoreMetrics.Counter
+    let cacheMisses: CoreMetrics.Counter
+    let queueDepth: CoreMetrics.Gauge
+    let processing: CoreMetrics.Gauge
+    private let hits: [String: CoreMetrics.Counter]
+    private let stages: [String: CoreMetrics.Timer]
+
+    init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+            .seconds(10), .seconds(30),
+        ]
+        self.factory = factory
+        sourceBytes = CoreMetrics.Counter(label: "webimage_source_bytes_total", factory: factory)
+        responseBytes = CoreMetrics.Counter(label: "webimage_response_bytes_total", factory: factory)
+        originRequests = CoreMetrics.Counter(label: "webimage_origin_requests_total", factory: factory)
+        overloadRefusals = CoreMetrics.Counter(label: "webimage_overload_refusals_total", factory: factory)
+        cacheMisses = CoreMetrics.Counter(label: "webimage_cache_misses_total", factory: factory)
+        queueDepth = CoreMetrics.Gauge(label: "webimage_queue_depth", factory: factory)
+        processing = CoreMetrics.Gauge(label: "webimage_processing", factory: factory)
+        hits = Dictionary(uniqueKeysWithValues: ["memory", "disk", "source"].map {
+            ($0, CoreMetrics.Counter(label: "webimage_cache_hits_total", dimensions: [("tier", $0)], factory: factory))
+        })
+        stages = Dictionary(uniqueKeysWithValues: ["fetch", "decode", "transform", "encode", "total"].map {
+            ($0, CoreMetrics.Timer(label: "webimage_stage_duration_seconds", dimensions: [("stage", $0)], factory: factory))
+        })
+    }
+
+    /// Counts one answer with `status`.
+    func answered(_ status: Int) {
+        let counter = statusCounters.withLock { counters in
+            if let counter = counters[status] { return counter }
+            let counter = CoreMetrics.Counter(label: "webimage_http_requests_total", dimensions: [("status", String(status))], factory: factory)
+            counters[status] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Counts a cache hit in `tier` (`memory`, `disk`, `source`).
+    func hit(_ tier: String) { hits[tier]?.increment() }
+
+    /// Records how long `stage` took.
+    func record(_ stage: String, _ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        stages[stage]?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// Runs `body`, recording its duration under `stage` whether it throws or not.
+    func measure<T>(_ stage: String, _ body: () async throws -> T) async rethrows -> T {
+        let start = ContinuousClock.now
+        defer { record(stage, ContinuousClock.now - start) }
+        return try await body()
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+}

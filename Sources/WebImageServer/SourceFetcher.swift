@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import Synchronization
+import WebImage
+import WebImageDiskCache
+
+/// An original's bytes and the validators its result's ETag is made from.
+struct SourceBytes: Sendable {
+    var data: Data
+    /// The origin's ETag, else its Last-Modified, else a digest of the bytes.
+    var validator: String
+    /// The origin's (or the file's) `Last-Modified`.
+    var lastModified: String?
+}
+
+/// Fetches originals: `http(s)` through the library's loaders (the byte limit and the URL policy
+/// applied on every hop) with the originals kept in memory and on disk; `local://` from the
+/// root, with the same byte limit. Concurrent fetches of one URL share one task until its bytes
+/// are in the memory cache, so a source is downloaded once however many results are made of it.
+final class SourceFetcher: Sendable {
+    let loaders: ImageLoadersManager
+    let memory: MemoryLRU<SourceBytes>
+    let disk: DiskCache?
+    let limits: ImageServerLimits
+    let metrics: ServiceMetrics
+    let writes: BackgroundWrites
+    private let inFlight = Mutex<[String: Task<SourceBytes, any Error>]>([:])
+
+    init(
+        loaders: ImageLoadersManager, memory: MemoryLRU<SourceBytes>, disk: DiskCache?, limits: ImageServerLimits,
+        metrics: ServiceMetrics, writes: BackgroundWrites
+    ) {
+        self.writes = writes
+        self.loaders = loaders
+        self.memory = memory
+        self.disk = disk
+        self.limits = limits
+        self.metrics = metrics
+    }
+
+    func fetch(_ source: ImageSource) async throws -> SourceBytes {
+        switch source {
+        case .remote(let url):
+            let key = "source:" + source.key
+            if let cached = memory.value(forKey: key) {
+                metrics.hit("source")
+                return cached
+            }
+            let task = inFlight.withLock { tasks in
+                if let running = tasks[key] { return running }
+                let task = Task {
+                    defer { _ = self.inFlight.withLock { $0.removeValue(forKey: key) } }
+                    return try await self.fetchRemote(url, key: key)
+                }
+                tasks[key] = task
+                return task
+            }
+            return try await task.value
+        case .local(let file):
+            return try readLocal(file)
+        }
+    }
+
+    private func fetchRemote(_ url: URL, key: String) async throws -> SourceBytes {
+        if let cached = memory.value(forKey: key) {
+            metrics.hit("source")
+            return cached
+        }
+        if let disk, let entry = try? await disk.entry(forKey: key) {
+            metrics.hit("source")
+            let source = SourceBytes(
+                data: entry.data, validator: entry.metadata.http.etag ?? entry.metadata.http.lastModified ?? Self.digest(entry.data),
+                lastModified: entry.metadata.http.lastModified)
+            memory.set(source, forKey: key)
+            return source
+        }
+        var request = ImageLoad.Request(url: url, priority: .high)
+        request.totalTimeout = limits.requestTimeout
+        metrics.originRequests.increment()
+        let result = try await loaders.load(request).result()
+        metrics.sourceBytes.increment(by: result.data.count)
+        let http = result.response.cacheMetadata
+        if let disk {
+            var metadata = CacheEntryMetadata(originalURL: url, contentType: result.response.contentType)
+            metadata.http = http
+            let data = result.data
+            writes.submit { [metadata] in try? await disk.setData(data, forKey: key, metadata: metadata) }
+        }
+        let source = SourceBytes(
+            data: result.data, validator: http.etag ?? http.lastModified ?? Self.digest(result.data),
+            lastModified: http.lastModified)
+        memory.set(source, forKey: key)
+        return source
+    }
+
+    private func readLocal(_ file: URL) throws -> SourceBytes {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        } catch {
+            throw WebImageError(.sourceNotFound, "no local source \(file.lastPathComponent)")
+        }
+        guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
+            throw WebImageError(.sourceNotFound, "the local source \(file.lastPathComponent) is not a file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? (attributes[.size] as? Int) ?? 0
+        guard size <= limits.maxSourceBytes else {
+            throw WebImageError(.tooLarge, "the source is \(size) bytes, over the limit of \(limits.maxSourceBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: file.path), data.count <= limits.maxSourceBytes else {
+            throw WebImageError(.fileUnreadable, "the local source \(file.lastPathComponent) cannot be read")
+        }
+        metrics.sourceBytes.increment(by: data.count)
+        let modified = (attributes[.modificationDate] as? Date).map(HTTPDate.format)
+        return SourceBytes(data: data, validator: Self.digest(data), lastModified: modified)
+    }
+
+    /// A short hex digest of `data`.
+    static func digest(_ data: some DataProtocol) -> String {
+        SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// IMF-fixdate formatting (RFC 9110 §5.6.7) for `Last-Modified`.
+enum HTTPDate {
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WebImageKit
+import WebImageServer
+
+/// `webimage serve`: the image service (see the README's "Running the service").
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized and converted images over HTTP (imgproxy-style signed URLs).",
+        discussion: """
+            Every option can also come from the environment: WEBIMAGE_ and the option's name in \
+            capitals with _ for -, e.g. WEBIMAGE_KEY, WEBIMAGE_SALT, WEBIMAGE_PORT, WEBIMAGE_CACHE_DIR; \
+            repeatable options take a comma-separated list (WEBIMAGE_ALLOW_HOST=127.0.0.1,10.0.0.0/8). \
+            A flag on the command line wins over the environment. Once listening, one JSON line \
+            {"event":"listening","host":…,"port":…} goes to standard output; access logs go to \
+            standard error. SIGTERM or SIGINT shut down gracefully.
+            """)
+
+    @Option(name: [.customLong("bind"), .customLong("host")], help: ArgumentHelp("Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).", valueName: "HOST"))
+    var bind: String?
+    @Option(help: ArgumentHelp("Port to listen on (default 8080; 0 picks a free one).", valueName: "N"))
+    var port: Int?
+    @Option(help: ArgumentHelp("HMAC key in hex; repeat with --salt for rotation (the first pair signs, all verify).", valueName: "HEX"))
+    var key: [String] = []
+    @Option(help: ArgumentHelp("Salt in hex, one per --key.", valueName: "HEX"))
+    var salt: [String] = []
+    @Flag(help: "Accept 'unsafe' in place of a signature.")
+    var allowUnsigned = false
+    @Option(help: ArgumentHelp("Let sources on hosts matching PATTERN through the SSRF guard (127.0.0.1, *.example.com, 10.0.0.0/8, [::1]).", valueName: "PATTERN"))
+    var allowHost: [String] = []
+    @Option(help: ArgumentHelp("Refuse sources on hosts matching PATTERN.", valueName: "PATTERN"))
+    var denyHost: [String] = []
+    @Option(help: ArgumentHelp("Serve local:///path sources from DIR (no path may leave it).", valueName: "DIR"))
+    var localRoot: String?
+    @Option(help: ArgumentHelp("Disk cache of originals and results (default: memory only).", valueName: "DIR"))
+    var cacheDir: String?
+    @Option(help: ArgumentHelp("Disk cache budget in bytes (K, M, G suffixes; default 1G).", valueName: "BYTES"))
+    var maxDiskSize: String?
+    @Option(help: ArgumentHelp("Memory for encoded results in bytes (K, M, G suffixes; default 256M).", valueName: "BYTES"))
+    var memoryCache: String?
+    @Option(help: ArgumentHelp("Largest source in bytes (K, M, G suffixes; default 50M) → 413.", valueName: "N"))
+    var maxSourceBytes: String?
+    @Option(help: ArgumentHelp("Most pixels of a source, from its header (default 50000000) → 422.", valueName: "N"))
+    var maxSourcePixels: Int?
+    @Option(help: ArgumentHelp("Most pixels over all frames of an animation (default 500000000) → 422.", valueName: "N"))
+    var maxAnimationPixels: Int?
+    @Option(help: ArgumentHelp("Largest result width or height (default 8192) → 422.", valueName: "N"))
+    var maxResultDimension: Int?
+    @Option(help: ArgumentHelp("Seconds allowed per image request (default 30) → 504.", valueName: "SECONDS"))
+    var timeout: Double?
+    @Option(help: ArgumentHelp("Images processed at once (default: the number of cores).", valueName: "N"))
+    var concurrency: Int?
+    @Option(help: ArgumentHelp("Requests waiting beyond --concurrency before 503 (default 64).", valueName: "N"))
+    var queue: Int?
+    @Option(help: ArgumentHelp("Cache-Control max-age of images in seconds (default 31536000).", valueName: "SECONDS"))
+    var maxAge: Int?
+    @Option(help: ArgumentHelp("Cache-Control max-age of errors in seconds (default 10).", valueName: "SECONDS"))
+    var errorMaxAge: Int?
+    @Option(help: ArgumentHelp("Default quality of lossy outputs, 1–100 (default 80).", valueName: "Q"))
+    var quality: Int?
+    @Flag(help: "Never answer AVIF to f:auto (WebP only).")
+    var noAvif = false
+    @Flag(help: "No access log lines.")
+    var noAccessLog = false
+    @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
+    var logLevel: String?
+
+    func run() async throws {
+        let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        let configuration: ImageServerConfiguration
+        var logger = Logger(label: "webimage.serve") { StreamLogHandler.standardError(label: $0) }
+        do {
+            configuration = try settings.configuration()
+            logger.logLevel = try settings.logLevel()
+        } catch let error as WebImageError {
+            throw ValidationError(error.message)
+        }
+        let server = try ImageServer(configuration: configuration, logger: logger)
+        let host = configuration.host
+        try await server.run { port in
+            let line = #"{"event":"listening","host":"\#(host)","port":\#(port)}"# + "\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+    }
+}
