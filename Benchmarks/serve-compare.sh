@@ -8,7 +8,9 @@
 # The origin is a small threaded Python file server on 127.0.0.1 and a free port, serving the
 # corpus's photos in place (WEBIMAGE_CORPUS, default /work/shared/corpus/public), or photo-like
 # JPEGs made by webimage-bench when there is no corpus. Prints requests/s and p99 for each
-# service and mode, and our ratios (the issue's goal: >= 10x thumbor cached, >= 3x cold).
+# service and mode, the service's CPU time per request (user + system, from /proc: unlike
+# requests/s it barely depends on what else the machine runs), and our ratios (the issue's goal:
+# >= 10x thumbor cached, >= 3x cold).
 #
 #   Benchmarks/serve-compare.sh [--install-thumbor] [--no-thumbor] [--no-webimage]
 #
@@ -130,19 +132,28 @@ function request()
 end
 function done(summary, latency, requests)
     local errors = summary.errors
-    io.write(string.format("RESULT %.1f %.1f %.1f %d %d\n", summary.requests / (summary.duration / 1e6),
+    io.write(string.format("RESULT %.1f %.1f %.1f %d %d %d\n", summary.requests / (summary.duration / 1e6),
         latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-        errors.connect + errors.read + errors.write + errors.timeout, errors.status))
+        errors.connect + errors.read + errors.write + errors.timeout, errors.status, summary.requests))
 end
 LUA
     } >"$file"
 }
 
-# Runs wrk against `base` and prints "req/s p50 p99 errors non-2xx" (latencies in ms).
+# CPU time (user + system) process `pid` has used, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# Runs wrk against `base` (served by process `pid`) and prints "req/s p50 p99 errors non-2xx
+# cpu-ms-per-request" (latencies in ms).
 measure() {
-    local base="$1" prefix="$2" style="$3" mode="$4" seconds="$5"
+    local base="$1" prefix="$2" style="$3" mode="$4" seconds="$5" pid="$6" before after result
     write_script "$work/$mode.lua" "$prefix" "$style" "$mode"
-    wrk -t2 -c16 -d"${seconds}s" --latency --timeout 60s -s "$work/$mode.lua" "$base" | grep '^RESULT' | cut -d' ' -f2-
+    before="$(cpu_ticks "$pid")"
+    result="$(wrk -t2 -c16 -d"${seconds}s" --latency --timeout 60s -s "$work/$mode.lua" "$base" | grep '^RESULT' | cut -d' ' -f2-)"
+    after="$(cpu_ticks "$pid")"
+    read -r rps p50 p99 errors status requests <<<"$result"
+    echo "$rps $p50 $p99 $errors $status $(python3 -c 'import sys; print(f"{(int(sys.argv[2]) - int(sys.argv[1])) * 1000 / int(sys.argv[3]) / max(int(sys.argv[4]), 1):.2f}")' \
+        "$before" "$after" "$(getconf CLK_TCK)" "$requests")"
 }
 
 # The URL of the cached thumbnail of `photo` (the same the wrk script asks for).
@@ -157,7 +168,7 @@ cached_url() {
 declare -A figures
 # Measures one service: checks one thumbnail, warms its caches, then runs cached and cold.
 bench_service() {
-    local name="$1" base="$2" prefix="$3" style="$4"
+    local name="$1" base="$2" prefix="$3" style="$4" pid="$5"
     local url
     echo "$name: load average before $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
     url="$(cached_url "$base" "$prefix" "$style" "${photos[0]}")"
@@ -167,9 +178,9 @@ bench_service() {
     for _ in 1 2; do
         for photo in "${photos[@]}"; do curl -fsS -o /dev/null "$(cached_url "$base" "$prefix" "$style" "$photo")"; done
     done
-    figures["$name cached"]="$(measure "$base" "$prefix" "$style" cached "$duration")"
+    figures["$name cached"]="$(measure "$base" "$prefix" "$style" cached "$duration" "$pid")"
     echo "$name cached: ${figures["$name cached"]}"
-    figures["$name cold"]="$(measure "$base" "$prefix" "$style" cold "$cold_duration")"
+    figures["$name cold"]="$(measure "$base" "$prefix" "$style" cold "$cold_duration" "$pid")"
     echo "$name cold:   ${figures["$name cold"]}"
 }
 
@@ -198,7 +209,7 @@ CONF
         pids+=("$thumbor_pid")
         wait_for "http://127.0.0.1:$port/healthcheck"
         echo "thumbor $("$venv/bin/python" -c 'import thumbor; print(thumbor.__version__)') (one process, PIL engine, file result storage)"
-        bench_service thumbor "http://127.0.0.1:$port" "/unsafe/256x0/" bare
+        bench_service thumbor "http://127.0.0.1:$port" "/unsafe/256x0/" bare "$thumbor_pid"
         kill "$thumbor_pid"
     else
         echo "thumbor: skipped (no venv at $venv; run with --install-thumbor)"
@@ -218,7 +229,7 @@ if ((run_webimage)); then
         pids+=("$serve_pid")
         wait_for "http://127.0.0.1:$port/health"
         echo "webimage serve ($(nproc) cores, memory and disk caches)"
-        bench_service webimage "http://127.0.0.1:$port" "/unsafe/rs:fit:256:0/q:80/plain/" encoded
+        bench_service webimage "http://127.0.0.1:$port" "/unsafe/rs:fit:256:0/q:80/plain/" encoded "$serve_pid"
         kill "$serve_pid"
     else
         echo "webimage serve: skipped (this build has no serve subcommand)"
@@ -228,11 +239,12 @@ fi
 # MARK: summary
 
 echo
-printf '%-22s %12s %10s %10s %8s %8s\n' "service, mode" "req/s" "p50 ms" "p99 ms" "errors" "non-2xx"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+printf '%-18s %10s %10s %10s %8s %8s %14s\n' "service, mode" "req/s" "p50 ms" "p99 ms" "errors" "non-2xx" "CPU ms/request"
 for key in "thumbor cached" "thumbor cold" "webimage cached" "webimage cold"; do
     [[ -n "${figures[$key]:-}" ]] || continue
-    read -r rps p50 p99 errors status <<<"${figures[$key]}"
-    printf '%-22s %12s %10s %10s %8s %8s\n' "$key" "$rps" "$p50" "$p99" "$errors" "$status"
+    read -r rps p50 p99 errors status cpu <<<"${figures[$key]}"
+    printf '%-18s %10s %10s %10s %8s %8s %14s\n' "$key" "$rps" "$p50" "$p99" "$errors" "$status" "$cpu"
 done
 for mode in cached cold; do
     [[ -n "${figures["thumbor $mode"]:-}" && -n "${figures["webimage $mode"]:-}" ]] || continue
