@@ -191,6 +191,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
+                "WebImageRedis",
                 "WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP", "WebImageKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

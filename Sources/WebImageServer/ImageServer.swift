@@ -6,6 +6,7 @@ import ServiceLifecycle
 public import UnixSignals
 import Synchronization
 import WebImageKit
+import WebImageRedis
 
 /// `webimage serve`: the library's pipeline behind HTTP (Hummingbird 2) — imgproxy-style signed
 /// URLs, limits checked before work, admission control, caching headers, Prometheus metrics and a
@@ -24,6 +25,7 @@ public final class ImageServer: Sendable {
     let service: ImageService
     let http: HTTPImageLoader
     let disk: DiskCache?
+    let redis: RedisImageCache?
     let readiness = Readiness()
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
@@ -56,9 +58,25 @@ public final class ImageServer: Sendable {
         } else {
             disk = nil
         }
+        var loader: any ImageLoading = ImageLoadersManager(loaders: [http])
+        let data: (any ImageDataCaching)?
+        if let redisConfiguration = configuration.redis {
+            // Entries live as long as the results' Cache-Control says; Redis's own LRU evicts.
+            let redis = RedisImageCache(
+                client: RedisClient(configuration: redisConfiguration),
+                configuration: .init(namespace: configuration.redisNamespace, maxAge: .seconds(max(60, configuration.cacheMaxAge))),
+                logger: logger)
+            self.redis = redis
+            data = disk.map { PromotingDataCache(near: $0, far: redis) } ?? redis
+            // The key the source fetcher reads originals under, so the lock holder's bytes are found.
+            loader = RedisCoordinatedLoader(
+                wrapping: loader, cache: redis, keyFilter: { SourceFetcher.key(for: $0) }, logger: logger)
+        } else {
+            redis = nil
+            data = disk
+        }
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: ImageLoadersManager(loaders: [http]), disk: disk,
-            metrics: ServiceMetrics())
+            configuration: configuration, coders: .standard(), loaders: loader, data: data, metrics: ServiceMetrics())
     }
 
     /// The port the server listens on, once it does.
@@ -107,6 +125,7 @@ public final class ImageServer: Sendable {
         try? await http.shutdown()
         await service.writes.drain()
         try? await disk?.close()
+        await redis?.client.close()
     }
 }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import WebImageHTTP
+public import WebImageRedis
 
 /// Settings of an ``ImageServer``: where it listens, how URLs are signed, where sources may come
 /// from, the limits checked before work, admission control and caching. Every field is defaulted.
@@ -30,6 +31,13 @@ public struct ImageServerConfiguration: Sendable {
     public var localRoot: URL?
     /// Where originals and results are cached on disk (`nil`: memory only).
     public var cacheDirectory: URL?
+    /// A Redis tier shared by several nodes, behind memory and disk (`nil`: none). Originals and
+    /// results found there are not fetched or made again; a node that has to download a source
+    /// holds a short lock in Redis so that the others wait for its bytes instead of fetching too.
+    /// Redis down or slow never fails a request: its circuit breaker stops asking for a while.
+    public var redis: RedisConfiguration?
+    /// The namespace of this service's entries in ``redis`` (default `serve`).
+    public var redisNamespace = "serve"
     /// The disk cache's size budget, shared by originals and results (default 1 GiB).
     public var maxDiskCacheBytes = 1 << 30
     /// Bytes of encoded results kept in memory (default 256 MiB).

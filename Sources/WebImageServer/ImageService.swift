@@ -16,7 +16,7 @@ struct StagedError: Error {
 }
 
 /// The image side of the service, free of HTTP: a path and an `Accept` value in, a rendered
-/// image out. Results are looked up in memory, then on disk; identical requests in flight share
+/// image out. Results are looked up in memory, then on disk (and in Redis when configured); identical requests in flight share
 /// one task; new work waits for a processing slot (or is refused when the queue is full) and runs
 /// under the request deadline.
 final class ImageService: Sendable {
@@ -25,13 +25,17 @@ final class ImageService: Sendable {
     let fetcher: SourceFetcher
     let processor: ImageProcessor
     let memory: MemoryLRU<RenderedImage>
-    let disk: DiskCache?
+    /// The data tier behind memory: the disk cache, the disk and Redis, Redis alone, or none.
+    let disk: (any ImageDataCaching)?
     let admission: AdmissionControl
     let metrics: ServiceMetrics
     let writes: BackgroundWrites
     private let inFlight = Mutex<[String: Task<RenderedImage, any Error>]>([:])
 
-    init(configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: ImageLoadersManager, disk: DiskCache?, metrics: ServiceMetrics) {
+    init(
+        configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
+        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics
+    ) {
         self.configuration = configuration
         self.coders = coders
         self.disk = disk

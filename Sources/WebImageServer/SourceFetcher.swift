@@ -18,16 +18,17 @@ struct SourceBytes: Sendable {
 /// root, with the same byte limit. Concurrent fetches of one URL share one task until its bytes
 /// are in the memory cache, so a source is downloaded once however many results are made of it.
 final class SourceFetcher: Sendable {
-    let loaders: ImageLoadersManager
+    let loaders: any ImageLoading
     let memory: MemoryLRU<SourceBytes>
-    let disk: DiskCache?
+    /// The data tier behind memory (disk, disk and Redis, Redis, or none).
+    let disk: (any ImageDataCaching)?
     let limits: ImageServerLimits
     let metrics: ServiceMetrics
     let writes: BackgroundWrites
     private let inFlight = Mutex<[String: Task<SourceBytes, any Error>]>([:])
 
     init(
-        loaders: ImageLoadersManager, memory: MemoryLRU<SourceBytes>, disk: DiskCache?, limits: ImageServerLimits,
+        loaders: any ImageLoading, memory: MemoryLRU<SourceBytes>, disk: (any ImageDataCaching)?, limits: ImageServerLimits,
         metrics: ServiceMetrics, writes: BackgroundWrites
     ) {
         self.writes = writes
@@ -41,7 +42,7 @@ final class SourceFetcher: Sendable {
     func fetch(_ source: ImageSource) async throws -> SourceBytes {
         switch source {
         case .remote(let url):
-            let key = "source:" + source.key
+            let key = Self.key(for: url)
             if let cached = memory.value(forKey: key) {
                 metrics.hit("source")
                 return cached
@@ -60,6 +61,9 @@ final class SourceFetcher: Sendable {
             return try readLocal(file)
         }
     }
+
+    /// The cache key of a remote original (also the Redis download lock's key).
+    static func key(for url: URL) -> String { "source:" + ImageSource.remote(url).key }
 
     private func fetchRemote(_ url: URL, key: String) async throws -> SourceBytes {
         if let cached = memory.value(forKey: key) {

@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     var localRoot: String?
     @Option(help: ArgumentHelp("Disk cache of originals and results (default: memory only).", valueName: "DIR"))
     var cacheDir: String?
+    @Option(help: ArgumentHelp(
+        "A Redis tier shared by several nodes behind memory and disk, with one origin download per source across them: redis://[user:password@]host:port[/db] (rediss:// for TLS).",
+        valueName: "URL"))
+    var redis: String?
     @Option(help: ArgumentHelp("Disk cache budget in bytes (K, M, G suffixes; default 1G).", valueName: "BYTES"))
     var maxDiskSize: String?
     @Option(help: ArgumentHelp("Memory for encoded results in bytes (K, M, G suffixes; default 256M).", valueName: "BYTES"))

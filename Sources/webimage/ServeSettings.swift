@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImageKit
+import WebImageRedis
 import WebImageServer
 
 /// `serve`'s options merged with the environment (a flag wins), turned into a configuration.
@@ -56,6 +57,17 @@ struct ServeSettings {
         configuration.urlPolicy = try SourcePolicy.make(allow: list(command.allowHost, "ALLOW_HOST"), deny: list(command.denyHost, "DENY_HOST"))
         if let root = command.localRoot ?? env("LOCAL_ROOT") { configuration.localRoot = URL(fileURLWithPath: root, isDirectory: true) }
         if let directory = command.cacheDir ?? env("CACHE_DIR") { configuration.cacheDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
+        if let url = command.redis ?? env("REDIS") {
+            do {
+                var redis = try RedisConfiguration(url: url)
+                // Short timeouts: Redis only ever saves work, so a slow one must not hold requests.
+                redis.commandTimeout = .milliseconds(500)
+                redis.connectTimeout = .milliseconds(500)
+                configuration.redis = redis
+            } catch {
+                throw Self.bad("--redis: \(failureMessage(error))")
+            }
+        }
         if let value = try bytes(command.maxDiskSize, "MAX_DISK_SIZE", option: "--max-disk-size") { configuration.maxDiskCacheBytes = value }
         if let value = try bytes(command.memoryCache, "MEMORY_CACHE", option: "--memory-cache") { configuration.memoryCacheBytes = value }
         if let value = try bytes(command.maxSourceBytes, "MAX_SOURCE_BYTES", option: "--max-source-bytes") { configuration.limits.maxSourceBytes = value }

@@ -1,9 +1,13 @@
 import WebImageKit
 
-/// The SSRF rules of `serve` from `--allow-host` and `--deny-host`.
-/// TEMPORARY until the ssrf branch's `HTTPURLPolicy.ssrfGuard` lands on main.
+/// The SSRF rules of `serve` from `--allow-host` and `--deny-host`: the loader's SSRF guard
+/// (private, loopback, link-local and the like refused unless a pattern allows them).
 enum SourcePolicy {
     static func make(allow: [String], deny: [String]) throws -> HTTPURLPolicy? {
-        nil
+        do {
+            return .ssrfGuard(allowHosts: try allow.map(HostPattern.init), denyHosts: try deny.map(HostPattern.init))
+        } catch {
+            throw WebImageError(.invalidServerConfiguration, "--allow-host/--deny-host: \(failureMessage(error))")
+        }
     }
 }
