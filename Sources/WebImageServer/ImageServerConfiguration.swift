@@ -25,8 +25,11 @@ public struct ImageServerConfiguration: Sendable {
     /// Accept `unsafe` (and `_`) in place of a signature (default `false`).
     public var allowsUnsigned = false
     /// Every URL the HTTP loader fetches (first and each redirect hop) must pass it: the SSRF
-    /// rules. `nil` allows every well-formed http(s) URL; ``ImageServer`` users normally set it.
-    public var urlPolicy: HTTPURLPolicy?
+    /// rules. By default ``WebImageHTTP/HTTPURLPolicy/ssrfGuard(allowHosts:denyHosts:)`` with no
+    /// pattern: loopback, private, link-local, multicast and the like are refused (`403`). Allow
+    /// a private origin with `.ssrfGuard(allowHosts: [try HostPattern("10.1.2.3")])`; `nil`
+    /// allows every well-formed http(s) URL.
+    public var urlPolicy: HTTPURLPolicy? = .ssrfGuard()
     /// The directory `local:///path` sources are read from (`nil`: `local://` is refused).
     public var localRoot: URL?
     /// Where originals and results are cached on disk (`nil`: memory only).

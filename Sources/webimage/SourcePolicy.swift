@@ -1,13 +1,19 @@
 import WebImageKit
 
-/// The SSRF rules of `serve` from `--allow-host` and `--deny-host`: the loader's SSRF guard
-/// (private, loopback, link-local and the like refused unless a pattern allows them).
+/// The SSRF rules of `serve`: the HTTP loader's guard with `--allow-host` and `--deny-host`.
 enum SourcePolicy {
-    static func make(allow: [String], deny: [String]) throws -> HTTPURLPolicy? {
-        do {
-            return .ssrfGuard(allowHosts: try allow.map(HostPattern.init), denyHosts: try deny.map(HostPattern.init))
-        } catch {
-            throw WebImageError(.invalidServerConfiguration, "--allow-host/--deny-host: \(failureMessage(error))")
+    /// `HTTPURLPolicy.ssrfGuard` over the patterns; a bad pattern throws
+    /// `invalidServerConfiguration` naming it.
+    static func make(allow: [String], deny: [String]) throws -> HTTPURLPolicy {
+        func patterns(_ texts: [String], option: String) throws -> [HostPattern] {
+            try texts.map { text in
+                do {
+                    return try HostPattern(text)
+                } catch let error as WebImageError {
+                    throw WebImageError(.invalidServerConfiguration, "\(option): \(error.message)")
+                }
+            }
         }
+        return .ssrfGuard(allowHosts: try patterns(allow, option: "--allow-host"), denyHosts: try patterns(deny, option: "--deny-host"))
     }
 }

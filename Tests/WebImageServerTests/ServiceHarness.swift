@@ -31,6 +31,8 @@ struct ServiceHarness {
         configuration.signingKeys = [key]
         configuration.accessLog = false
         configuration.concurrency = 2
+        // The tests allowlist their own loopback origin through the SSRF guard.
+        configuration.urlPolicy = .ssrfGuard(allowHosts: [try HostPattern("127.0.0.1")])
         // Debug builds on a busy machine are slow; only the timeout test sets a short deadline.
         configuration.limits.requestTimeout = .seconds(600)
         configure(&configuration)
