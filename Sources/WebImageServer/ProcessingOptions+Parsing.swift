@@ -246,26 +246,10 @@ struct OptionArguments {
 
 /// Colours in URLs: hex (`rgb`, `rrggbb`, `rrggbbaa`, with or without `#`/`%23`) or a CSS basic name.
 enum ServerColor {
-    static let names: [String: RGBA8] = [
-        "black": .black, "white": .white, "transparent": .clear,
-        "red": RGBA8(r: 255, g: 0, b: 0), "green": RGBA8(r: 0, g: 128, b: 0), "lime": RGBA8(r: 0, g: 255, b: 0),
-        "blue": RGBA8(r: 0, g: 0, b: 255), "yellow": RGBA8(r: 255, g: 255, b: 0),
-        "cyan": RGBA8(r: 0, g: 255, b: 255), "magenta": RGBA8(r: 255, g: 0, b: 255),
-        "gray": RGBA8(r: 128, g: 128, b: 128), "grey": RGBA8(r: 128, g: 128, b: 128),
-        "orange": RGBA8(r: 255, g: 165, b: 0), "purple": RGBA8(r: 128, g: 0, b: 128),
-    ]
-
     static func parse(_ text: String) -> RGBA8? {
-        let lowered = text.lowercased()
-        if let named = names[lowered] { return named }
-        var hex = Substring(lowered)
-        if hex.hasPrefix("#") { hex = hex.dropFirst() } else if hex.hasPrefix("%23") { hex = hex.dropFirst(3) }
+        let written = text.lowercased().hasPrefix("%23") ? "#" + text.dropFirst(3) : text
         // A bare decimal like "255" is the first of R:G:B, not hex.
-        guard hex.count != 3 || text.hasPrefix("#") || text.hasPrefix("%23") || !hex.allSatisfy(\.isNumber) else { return nil }
-        guard [3, 6, 8].contains(hex.count), hex.allSatisfy(\.isHexDigit) else { return nil }
-        let digits = hex.count == 3 ? hex.flatMap { [$0, $0] } : Array(hex)
-        var bytes = stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-        if bytes.count == 3 { bytes.append(255) }
-        return RGBA8(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes[3])
+        if written.count == 3, written.allSatisfy(\.isNumber) { return nil }
+        return RGBA8(parsing: written)
     }
 }

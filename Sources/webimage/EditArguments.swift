@@ -5,27 +5,9 @@ import WebImageCodecs
 struct ColorArgument: ExpressibleByArgument {
     let color: RGBA8
 
-    static let names: [String: RGBA8] = [
-        "black": .black, "white": .white, "transparent": .clear,
-        "red": RGBA8(r: 255, g: 0, b: 0), "green": RGBA8(r: 0, g: 128, b: 0), "lime": RGBA8(r: 0, g: 255, b: 0),
-        "blue": RGBA8(r: 0, g: 0, b: 255), "yellow": RGBA8(r: 255, g: 255, b: 0),
-        "cyan": RGBA8(r: 0, g: 255, b: 255), "magenta": RGBA8(r: 255, g: 0, b: 255),
-        "gray": RGBA8(r: 128, g: 128, b: 128), "grey": RGBA8(r: 128, g: 128, b: 128),
-        "orange": RGBA8(r: 255, g: 165, b: 0), "purple": RGBA8(r: 128, g: 0, b: 128),
-    ]
-
     init?(argument: String) {
-        let text = argument.lowercased()
-        if let named = Self.names[text] {
-            color = named
-            return
-        }
-        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count) else { return nil }
-        let digits = hex.count == 3 ? hex.flatMap { [$0, $0] } : Array(hex)
-        var bytes = stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-        if bytes.count == 3 { bytes.append(255) }
-        color = RGBA8(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes[3])
+        guard let color = RGBA8(parsing: argument) else { return nil }
+        self.color = color
     }
 }
 

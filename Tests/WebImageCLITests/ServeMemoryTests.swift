@@ -62,6 +62,8 @@ struct ServeMemoryTests {
         let children = try String(contentsOfFile: "/proc/\(launcher.processIdentifier)/task/\(launcher.processIdentifier)/children", encoding: .utf8)
         let service = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
         kill(service, SIGTERM)
+        // Poll rather than block a thread of the (2-thread) cooperative pool.
+        while launcher.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         launcher.waitUntilExit()
         #expect(launcher.terminationStatus == 0)
         let kilobytes = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -3,7 +3,7 @@ import Testing
 import WebImageHTTPTesting
 import WebImageKit
 
-@Suite("Binding images to targets", .timeLimit(.minutes(2)))
+@Suite("Binding images to targets", .timeLimit(.minutes(5)))
 @MainActor
 struct BindingTests {
     @Test func aThousandRapidRebindsEndWithTheLastImageAndOneVisibleSet() async throws {

@@ -17,7 +17,13 @@ struct TwoNodeTests {
         let gate = TestGate()
         origin.route("/one.png", response: TestResponse(status: 200, headers: [("Content-Type", "image/png")],
                                                          body: [.wait(gate)] + TestResponse.steps(bytes)))
-        let nodes = [try RedisNode(server: redis), try RedisNode(server: redis)]
+        // Generous timeouts: this test is about the lock, not about outages (a command slower than
+        // the timeout on a loaded machine would rightly make a node fetch by itself).
+        let patient = RedisCoordinatedLoader.Configuration(waitTimeout: .seconds(60), pollInterval: .milliseconds(10))
+        let nodes = [
+            try RedisNode(server: redis, commandTimeout: .seconds(10), coordination: patient),
+            try RedisNode(server: redis, commandTimeout: .seconds(10), coordination: patient),
+        ]
         let url = origin.url("/one.png")
         try await withThrowingTaskGroup(of: PixelSize.self) { group in
             for index in 0..<20 {
@@ -30,7 +36,7 @@ struct TwoNodeTests {
         }
         #expect(origin.requestCount("/one.png") == 1)
         // Both nodes now hold it on disk, Redis too; a third node answers without the origin.
-        let third = try RedisNode(server: redis)
+        let third = try RedisNode(server: redis, commandTimeout: .seconds(10), coordination: patient)
         _ = try await third.manager.image(for: url)
         #expect(origin.requestCount("/one.png") == 1)
         for node in nodes + [third] { await node.shutdown() }
