@@ -54,9 +54,8 @@ struct HTTPDeadlineAndCauseTests {
     }
 
     @Test func aRefusedConnectionSaysSo() async throws {
-        let closed = try await LoopbackHTTPServer.start()
-        let port = closed.port
-        await closed.shutdown()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         try await withServerAndLoader { _, loader in
             // An IP literal (one socket error) and a name resolved to several addresses.
             for host in ["127.0.0.1", "localhost"] {
@@ -66,6 +65,7 @@ struct HTTPDeadlineAndCauseTests {
                 #expect(error.message.hasSuffix("failed: connection refused"), "\(error.message)")
             }
         }
+        withExtendedLifetime(refusing) {}
     }
 
     // glibc refuses to build a DNS query for a name with an empty label, so this fails inside the

@@ -88,9 +88,8 @@ struct HTTPFailureTests {
     }
 
     @Test func aRefusedConnectionIsANetworkErrorAndNotBlocked() async throws {
-        let closed = try await LoopbackHTTPServer.start()
-        let url = closed.url("/gone.png")
-        await closed.shutdown()
+        let refusing = try RefusingPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/gone.png"))
         // The loader does not retry connection establishment, so the refusal is reported at once;
         // a short connect timeout would only race it on a loaded machine.
         try await withServerAndLoader { _, loader in
@@ -98,6 +97,7 @@ struct HTTPFailureTests {
             #expect(error.code == .networkError, "\(error)")
             #expect(!loader.shouldBlockFailedURL(url, error: error))
         }
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func aURLWithoutAHostIsInvalidAndBlocked() async throws {
