@@ -28,6 +28,7 @@ struct ServeMemoryTests {
         launcher.arguments = [
             report.path, "600", try BuiltProducts.executable(named: "webimage").path, "serve", "--port", "0", "--allow-unsigned",
             "--allow-host", "127.0.0.1", "--concurrency", String(concurrency), "--queue", "100", "--no-access-log",
+            "--timeout", "600",   // about memory, not deadlines: a loaded machine may need minutes for 16 sources one at a time
         ]
         launcher.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WEBIMAGE_") }
         launcher.standardOutput = try FileHandle(forWritingTo: output)
