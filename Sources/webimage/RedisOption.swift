@@ -21,9 +21,13 @@ struct RedisOption: ParsableArguments {
         }
     }
 
-    /// The configuration `--redis` describes: short timeouts, because Redis only ever saves work.
-    var configuration: RedisConfiguration? {
-        guard let redis, var configuration = try? RedisConfiguration(url: redis) else { return nil }
+    /// The configuration `--redis` describes.
+    var configuration: RedisConfiguration? { redis.flatMap { try? Self.configuration(url: $0) } }
+
+    /// The configuration of a `--redis` URL (`fetch` and `serve`): short timeouts, because Redis
+    /// only ever saves work, so a slow one must not hold requests.
+    static func configuration(url: String) throws -> RedisConfiguration {
+        var configuration = try RedisConfiguration(url: url)
         configuration.commandTimeout = .milliseconds(500)
         configuration.connectTimeout = .milliseconds(500)
         return configuration

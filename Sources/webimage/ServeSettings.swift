@@ -59,11 +59,7 @@ struct ServeSettings {
         if let directory = command.cacheDir ?? env("CACHE_DIR") { configuration.cacheDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
         if let url = command.redis ?? env("REDIS") {
             do {
-                var redis = try RedisConfiguration(url: url)
-                // Short timeouts: Redis only ever saves work, so a slow one must not hold requests.
-                redis.commandTimeout = .milliseconds(500)
-                redis.connectTimeout = .milliseconds(500)
-                configuration.redis = redis
+                configuration.redis = try RedisOption.configuration(url: url)
             } catch {
                 throw Self.bad("--redis: \(failureMessage(error))")
             }
