@@ -25,6 +25,9 @@ func valueWithServerAndLoader<T>(
 ) async throws -> T {
     let server = try await LoopbackHTTPServer.start()
     var configuration = HTTPImageLoaderConfiguration()
+    // Gated responses wait for the test body's turn, which on a loaded 2-core machine can outlast
+    // the 15 s default idle timeout. Timeout tests set their own.
+    configuration.timeout = .seconds(300)
     configure(&configuration)
     let loader = HTTPImageLoader(configuration: configuration)
     do {

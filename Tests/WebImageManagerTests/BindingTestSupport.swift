@@ -54,10 +54,10 @@ final class Outcomes {
     }
 }
 
-/// Waits (on the main actor, letting its tasks run) until `condition` holds; fails the wait after 20 s.
+/// Waits (on the main actor, letting its tasks run) until `condition` holds. The limit only guards
+/// against a hang: on a loaded 2-core machine running every suite at once, the main actor can wait
+/// a long time for its turn.
 @MainActor
-/// Waits until `condition` holds. The limit only guards against a hang: on a loaded 2-core machine
-/// running every suite at once, the main actor can wait a long time for its turn.
 func eventually(_ condition: @MainActor () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(240)
     while !condition() {

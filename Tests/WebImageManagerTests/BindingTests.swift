@@ -256,7 +256,7 @@ struct BindingTests {
             gate.open()
             try await eventually { outcomes.results.count == 3 }
             try await Task.sleep(for: .milliseconds(50))
-            #expect(other.shown[.image]?.firstPixel == .black)
+            #expect(other.shown[.image]?.firstPixel == .black, "outcomes: \(outcomes.results)")
             #expect(rebound.shown[.image]?.firstPixel == .white)
             #expect(rebound.images.compactMap { $0?.firstPixel } == [.white])
         }
