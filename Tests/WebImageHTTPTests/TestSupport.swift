@@ -26,8 +26,9 @@ func valueWithServerAndLoader<T>(
     let server = try await LoopbackHTTPServer.start()
     var configuration = HTTPImageLoaderConfiguration()
     // Gated responses wait for the test body's turn, which on a loaded 2-core machine can outlast
-    // the 15 s default idle timeout. Timeout tests set their own.
+    // the 15 s default read (idle) timeout. Timeout tests set their own.
     configuration.timeout = .seconds(300)
+    configuration.readTimeout = .seconds(300)
     configure(&configuration)
     let loader = HTTPImageLoader(configuration: configuration)
     do {

@@ -49,9 +49,10 @@ final class ManagerHarness: Sendable {
         var configuration = HTTPImageLoaderConfiguration()
         configuration.maximumConcurrentDownloads = maximumConcurrentDownloads
         // Tests hold responses behind gates while their bodies wait for a turn; on a loaded 2-core
-        // machine that wait once outlasted the 15 s default idle timeout (the held download failed
-        // with `timedOut`). Timeout tests set their own.
+        // machine that wait once outlasted the 15 s default read (idle) timeout (the held download
+        // failed with `timedOut`). Timeout tests set their own.
         configuration.timeout = .seconds(300)
+        configuration.readTimeout = .seconds(300)
         configure(&configuration)
         return ManagerHarness(server: server, directory: directory, http: HTTPImageLoader(configuration: configuration))
     }
