@@ -3,34 +3,54 @@ import WebImage
 
 /// The JPEG decoding steps: header, limits, DCT scale, scanlines, colour conversion, resampling.
 enum JPEGDecoder {
-    /// Decodes `data` as ``JPEGCoder/decode(_:options:)`` describes.
-    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+    /// Decodes `data` as ``JPEGCoder/decode(_:options:)`` describes. A progressive file decoded at
+    /// 1/8 leaves out the AC scans it does not use, unless `skippingUnusedScans` is false (tests
+    /// compare the two).
+    static func decode(_ data: Data, options: ImageDecodingOptions, skippingUnusedScans: Bool = true) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
             let header = try decompression.readHeader(bytes)
             let plan = try plan(for: header, options: options, decompression: decompression)
-
-            let decodedSize = try decompression.start(numerator: plan.scaleNumerator, cmyk: header.isCMYK)
-            guard decodedSize == plan.decodedSize else {
-                throw WebImageError(
-                    .decodingFailed, "JPEG: libjpeg decodes to \(decodedSize), expected \(plan.decodedSize)")
-            }
-            // JPEG pixels are opaque, so straight and premultiplied are the same bytes. libjpeg
-            // writes every row, so warm storage from the pool is safe (and spares the page faults).
-            let pixels = try PixelBuffer(
-                width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode, storage: .shared
-            ) { buffer in
-                try decompression.readPixels(into: buffer, size: decodedSize)
-                if header.isCMYK {
-                    CMYKConversion.convertToRGBA(buffer, inverted: header.isAdobeInverted)
+            if skippingUnusedScans, header.isProgressive, plan.scaleNumerator < JPEGScale.fullSize,
+                let filtered = JPEGScanFilter.droppingACScans(of: decompression.dcOnlyComponents(), in: bytes)
+            {
+                // Only the DC scans of the components a block becomes one pixel of (the same pixels).
+                return try filtered.withUnsafeBytes { filteredBytes in
+                    let dcOnly = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
+                    let filteredHeader = try dcOnly.readHeader(filteredBytes)
+                    dcOnly.disableBlockSmoothing()
+                    return try decode(dcOnly, header: filteredHeader, plan: plan, options: options)
                 }
             }
-            try decompression.finish()
-            let decoded = image(from: pixels, header: header, plan: plan, options: options)
-            // A DCT-scaled decode that was resampled was only the resampler's input.
-            if decoded.pixels.size != pixels.size { PixelStoragePool.shared.recycle(pixels) }
-            return decoded
+            return try decode(decompression, header: header, plan: plan, options: options)
         }
+    }
+
+    /// Decodes the pixels of a decompression whose header has been read, as `plan` says.
+    private static func decode(
+        _ decompression: JPEGDecompression, header: JPEGDecompression.Header, plan: JPEGDecodePlan,
+        options: ImageDecodingOptions
+    ) throws -> Image {
+        let decodedSize = try decompression.start(numerator: plan.scaleNumerator, cmyk: header.isCMYK)
+        guard decodedSize == plan.decodedSize else {
+            throw WebImageError(
+                .decodingFailed, "JPEG: libjpeg decodes to \(decodedSize), expected \(plan.decodedSize)")
+        }
+        // JPEG pixels are opaque, so straight and premultiplied are the same bytes. libjpeg
+        // writes every row, so warm storage from the pool is safe (and spares the page faults).
+        let pixels = try PixelBuffer(
+            width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode, storage: .shared
+        ) { buffer in
+            try decompression.readPixels(into: buffer, size: decodedSize)
+            if header.isCMYK {
+                CMYKConversion.convertToRGBA(buffer, inverted: header.isAdobeInverted)
+            }
+        }
+        try decompression.finish()
+        let decoded = image(from: pixels, header: header, plan: plan, options: options)
+        // A DCT-scaled decode that was resampled was only the resampler's input.
+        if decoded.pixels.size != pixels.size { PixelStoragePool.shared.recycle(pixels) }
+        return decoded
     }
 
     /// The image of `pixels`, decoded (and colour-converted) at the plan's DCT scale: resampled to

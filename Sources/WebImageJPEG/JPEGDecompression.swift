@@ -64,6 +64,22 @@ final class JPEGDecompression {
         return PixelSize(width: Int(width), height: Int(height))
     }
 
+    /// After ``scaledSize(numerator:)``: the identifiers of the components whose every 8×8 block
+    /// becomes one pixel at that scale, so that only their DC coefficients are read.
+    func dcOnlyComponents() -> Set<UInt8> {
+        var identifiers = [Int32](repeating: 0, count: 4)
+        var sizes = [Int32](repeating: 0, count: 4)
+        let count = Int(webimage_jpeg_component_scales(decoder, &identifiers, &sizes, 4))
+        guard count <= 4 else { return [] }
+        return Set((0..<count).filter { sizes[$0] == 1 }.map { UInt8(truncatingIfNeeded: identifiers[$0]) })
+    }
+
+    /// Turns block smoothing of progressive files off (it is on by default): a stream whose unused
+    /// AC scans were left out must not have them guessed.
+    func disableBlockSmoothing() {
+        webimage_jpeg_set_block_smoothing(decoder, 0)
+    }
+
     /// Starts decompressing at `numerator`/8 into 4-byte pixels: RGBA, or CMYK when `cmyk`.
     func start(numerator: Int, cmyk: Bool) throws -> PixelSize {
         var width: UInt32 = 0

@@ -182,6 +182,26 @@ int webimage_jpeg_scaled_size(
     return 0;
 }
 
+int webimage_jpeg_component_scales(
+    const webimage_jpeg_decoder *decoder, int *identifiers, int *block_sizes, int capacity) {
+    const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    for (int ci = 0; ci < cinfo->num_components && ci < capacity; ci++) {
+        const jpeg_component_info *component = &cinfo->comp_info[ci];
+        identifiers[ci] = component->component_id;
+#if JPEG_LIB_VERSION >= 70
+        int width = component->DCT_h_scaled_size, height = component->DCT_v_scaled_size;
+        block_sizes[ci] = width > height ? width : height;
+#else
+        block_sizes[ci] = component->DCT_scaled_size;
+#endif
+    }
+    return cinfo->num_components;
+}
+
+void webimage_jpeg_set_block_smoothing(webimage_jpeg_decoder *decoder, int enabled) {
+    decoder->cinfo.do_block_smoothing = enabled ? TRUE : FALSE;
+}
+
 int webimage_jpeg_start(
     webimage_jpeg_decoder *decoder, unsigned int scale_num, webimage_jpeg_output output, unsigned int *width,
     unsigned int *height) {

@@ -74,6 +74,17 @@ int webimage_jpeg_read_header(
 int webimage_jpeg_scaled_size(
     webimage_jpeg_decoder *decoder, unsigned int scale_num, unsigned int *width, unsigned int *height);
 
+/* After webimage_jpeg_scaled_size(): each component's identifier (the byte scans name it by) and the
+   size, in pixels, libjpeg's inverse DCT makes of each of its 8x8 blocks at that scale (1, 2, 4 or
+   8; libjpeg scales subsampled chroma less and upsamples it less). A component at 1 uses only the
+   DC coefficient of each block. Returns the number of components (at most `capacity` are written). */
+int webimage_jpeg_component_scales(
+    const webimage_jpeg_decoder *decoder, int *identifiers, int *block_sizes, int capacity);
+
+/* Turns libjpeg's block smoothing of progressive files (estimating coefficients that have not
+   arrived yet) on or off for the next webimage_jpeg_start(); it is on by default. */
+void webimage_jpeg_set_block_smoothing(webimage_jpeg_decoder *decoder, int enabled);
+
 /* Starts decompression at `scale_num`/8 with islow IDCT and fancy upsampling (libjpeg's defaults),
    and reports the output size. For progressive files this reads every scan. */
 int webimage_jpeg_start(
