@@ -305,7 +305,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["WebImageCodecs", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["WebImageCodecs", "WebImageJPEG", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings),
     ]
 )
