@@ -97,6 +97,14 @@ enum JPEGDecoder {
             throw WebImageError(
                 .decodingFailed, "JPEG: scale \(numerator)/8 of \(header.size) gives \(decodedSize), below \(target)")
         }
+        // A draft stops at the DCT scale (a last column or row that holds part of a pixel is kept
+        // whole: at most half a source block at the edge), unless that breaks the byte limit.
+        if options.draft, options.thumbnailPixelSize != nil, numerator < JPEGScale.fullSize,
+            options.scaleDownLimitBytes.map({ decodedSize.rgbaByteCount <= $0 }) ?? true
+        {
+            return JPEGDecodePlan(
+                sourceSize: header.size, targetSize: decodedSize, scaleNumerator: numerator, decodedSize: decodedSize)
+        }
         return JPEGDecodePlan(
             sourceSize: header.size, targetSize: target, scaleNumerator: numerator, decodedSize: decodedSize)
     }

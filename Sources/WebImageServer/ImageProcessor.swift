@@ -34,7 +34,11 @@ struct ImageProcessor: Sendable {
         decoding.firstFrameOnly = !animate
         decoding.maxPixelCount = limits.maxSourcePixels
         decoding.maxAnimationPixelCount = limits.maxAnimationPixels
-        if options.crop == nil { decoding.thumbnailPixelSize = plan?.decodeBox(displayed: displayed) }
+        if options.crop == nil {
+            decoding.thumbnailPixelSize = plan?.decodeBox(displayed: displayed)
+            // The resize below makes the exact size: a JPEG stops at its DCT scale (one resample).
+            decoding.draft = true
+        }
         let image = try await metrics.measure("decode") { try coders.decode(data, options: decoding) }
 
         // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).

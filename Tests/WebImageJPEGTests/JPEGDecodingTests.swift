@@ -79,6 +79,32 @@ struct JPEGDecodingTests {
         #expect(image.originalPixelSize == PixelSize(width: 2048, height: 1536))
     }
 
+    @Test("a draft stops at the DCT scale: at least the box, the source's proportions, no resample")
+    func draft() throws {
+        let data = try JPEGTestData.gradientJPEG(width: 2000, height: 1500, quality: 0.5)
+        var options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 200, height: 200))
+        options.draft = true
+        let image = try coder.decode(data, options: options)
+        // 1/8 of 2000×1500 is 250×187.5: libjpeg's 250×188, kept as it is.
+        #expect(image.pixelSize == PixelSize(width: 250, height: 188))
+        #expect(image.originalPixelSize == PixelSize(width: 2000, height: 1500))
+        // A stretched 200×200 box needs 200 rows: 2/8, with the source's proportions (the caller resizes).
+        options.preserveAspectRatio = false
+        #expect(try coder.decode(data, options: options).pixelSize == PixelSize(width: 500, height: 375))
+        // A box the DCT cannot reduce for is decoded to the box as usual.
+        options.thumbnailPixelSize = PixelSize(width: 1900, height: 1400)
+        options.preserveAspectRatio = true
+        #expect(try coder.decode(data, options: options).pixelSize == PixelSize(width: 1867, height: 1400))
+        // The byte limit wins over the draft.
+        options.thumbnailPixelSize = PixelSize(width: 200, height: 200)
+        options.scaleDownLimitBytes = 200 * 150 * 4
+        #expect(try coder.decode(data, options: options).pixelSize == PixelSize(width: 200, height: 150))
+        // Without a thumbnail box there is nothing to draft.
+        options = ImageDecodingOptions()
+        options.draft = true
+        #expect(try coder.decode(data, options: options).pixelSize == PixelSize(width: 2000, height: 1500))
+    }
+
     @Test("the DCT scale is the smallest N/8 that still covers the target")
     func scaleChoice() {
         let source = PixelSize(width: 1000, height: 750)

@@ -24,6 +24,17 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     public var thumbnailPixelSize: PixelSize?
     /// Whether a thumbnail keeps the source's aspect ratio.
     public var preserveAspectRatio: Bool = true
+    /// With a ``thumbnailPixelSize``: stop at the cheapest reduced decode that still covers the box
+    /// (JPEG's DCT scaling to N/8) instead of resampling to the box exactly, for callers that resize
+    /// the result themselves: one resample instead of two (Pillow's `draft`). The result keeps the
+    /// source's proportions and may be up to twice the box; formats without a reduced decode decode
+    /// to the box as usual. Off by default.
+    ///
+    /// ```swift
+    /// var options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 512, height: 512))
+    /// options.draft = true   // a 4000×3000 JPEG comes out 500×375 (1/8), for a resize to 256
+    /// ```
+    public var draft: Bool = false
     /// Scale down images whose decoded RGBA bytes exceed this many (SDWebImage's
     /// `scaleDownLargeImages`); for animations the limit is shared by all frames. `nil`: no limit.
     public var scaleDownLimitBytes: Int?
