@@ -48,7 +48,7 @@ for i in range(200):
     open(f"{sys.argv[1]}/{i}.png", "wb").write(png)
 PY
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-origin_port=$(( 20000 + RANDOM % 40000 )); while port_in_use "$origin_port"; do origin_port=$(( 20000 + RANDOM % 40000 )); done
+origin_port=$(( 10000 + RANDOM % 20000 )); while port_in_use "$origin_port"; do origin_port=$(( 10000 + RANDOM % 20000 )); done  # below the ephemeral range
 user_line=""
 if [[ "$(id -u)" -eq 0 ]]; then chmod 0755 "$work"; chown -R nobody "$work/origin-temp"; user_line="user nobody $(id -gn nobody);"; fi
 cat > "$work/origin.conf" <<CONF

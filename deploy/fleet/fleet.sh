@@ -43,14 +43,20 @@ spawn() {  # OUT COMMAND...
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-free_port() {  # a port nothing listens on, not handed out before in this run
-    local port
+# A port nothing uses, not handed out before in this run, below the kernel's ephemeral range: a
+# port in that range may be the local end of an outgoing connection (wrk's, nginx's upstream
+# ones), and then binding it fails even though nothing listens there. Sets $picked_port.
+free_port() {
+    local port low=10000 high
+    high=$(( $(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768) - 1 ))
+    (( high > low + 1000 )) || high=30000
     for _ in $(seq 1 200); do
-        port=$(( 20000 + RANDOM % 40000 ))
+        port=$(( low + RANDOM % (high - low) ))
         [[ " ${used_ports:-} " == *" $port "* ]] && continue
         port_in_use "$port" && continue
+        if command -v ss >/dev/null && [[ -n "$(ss -Htan "( sport = :$port )" 2>/dev/null)" ]]; then continue; fi
         used_ports="${used_ports:-} $port"
-        echo "$port"
+        picked_port="$port"
         return
     done
     die "no free port found"
@@ -106,7 +112,7 @@ cmd_start() {
 
     local redis_url=""
     if (( with_redis )); then
-        redis_port="$(free_port)"
+        free_port; redis_port="$picked_port"
         echo "$redis_port" > "$dir/redis.port"
         start_redis
         redis_url="redis://127.0.0.1:$redis_port"
@@ -114,7 +120,7 @@ cmd_start() {
 
     local ports=() pids=() servers="" i port
     for (( i = 0; i < nodes; i++ )); do
-        port="$(free_port)"
+        free_port; port="$picked_port"
         mkdir -p "$dir/node-$i"
         local args=(serve --bind 127.0.0.1 --port "$port" --cache-dir "$dir/node-$i")
         [[ -n "$redis_url" ]] && args+=(--redis "$redis_url")
@@ -133,7 +139,7 @@ cmd_start() {
         chown -R nobody "$dir/nginx-cache" "$dir/nginx-temp"
         user_line="user nobody $(id -gn nobody);"
     fi
-    local nginx_port; nginx_port="$(free_port)"
+    local nginx_port; free_port; nginx_port="$picked_port"
     local servers_file="$dir/servers.conf"
     printf '%s' "$servers" > "$servers_file"
     sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$nginx_port|g" -e "s|@WORKERS@|$workers|g" -e "s|@USER@|$user_line|g" \
