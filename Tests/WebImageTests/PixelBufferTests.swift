@@ -76,4 +76,26 @@ struct PixelBufferTests {
         #expect(image.size.width == 10)
         #expect(image.size.height == 20)
     }
+
+    @Test("isOpaque finds one translucent pixel anywhere, and opaque conversions only relabel")
+    func opaqueness() {
+        for (width, height) in [(1, 1), (3, 1), (1, 3), (33, 65), (257, 9)] {
+            let opaque = PixelBuffer(width: width, height: height, alphaMode: .straight, fill: RGBA8(r: 9, g: 8, b: 7))
+            #expect(opaque.isOpaque)
+            for (x, y) in [(0, 0), (width - 1, height - 1), (width / 2, height / 2), (width - 1, 0)] {
+                var one = opaque
+                one[x, y] = RGBA8(r: 9, g: 8, b: 7, a: 254)
+                #expect(!one.isOpaque, "\(width)×\(height) at \(x),\(y)")
+                // A translucent pixel still converts; the opaque ones keep their bytes.
+                let premultiplied = one.premultiplied()
+                #expect(premultiplied.alphaMode == .premultiplied)
+                #expect(premultiplied[x, y] == RGBA8(r: 9, g: 8, b: 7, a: 254))
+            }
+            let relabelled = opaque.premultiplied()
+            #expect(relabelled.alphaMode == .premultiplied && relabelled.bytes == opaque.bytes)
+            let back = relabelled.unpremultiplied()
+            #expect(back.alphaMode == .straight && back.bytes == opaque.bytes)
+        }
+        #expect(PixelBuffer(width: 0, height: 0, alphaMode: .straight).isOpaque)
+    }
 }

@@ -100,30 +100,46 @@ public struct PixelBuffer: Hashable, Sendable {
 
     /// Whether every pixel has alpha 255.
     public var isOpaque: Bool {
-        bytes.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return false }
-                i += 4
+        bytes.withUnsafeBytes { raw in
+            // Two pixels per 64-bit word, AND-ed over blocks (a loop the compiler vectorises), with
+            // an early exit per block; the odd pixel at the end, if any, on its own.
+            let alphaMask: UInt64 = 0xFF00_0000_FF00_0000
+            let words = raw.count / 8
+            var start = 0
+            while start < words {
+                let end = min(words, start + 1024)
+                var all = UInt64.max
+                for index in start..<end { all &= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)) }
+                if all & alphaMask != alphaMask { return false }
+                start = end
+            }
+            var index = words * 8 + 3
+            while index < raw.count {
+                if raw[index] != 255 { return false }
+                index += 4
             }
             return true
         }
     }
 
     /// The same pixels with colour multiplied by alpha (rounded to nearest).
+    /// An opaque buffer is only relabelled (one read pass, no copy).
     public func premultiplied() -> PixelBuffer {
         guard alphaMode == .straight else { return self }
         var copy = self
         copy.alphaMode = .premultiplied
+        if isOpaque { return copy }
         copy.bytes.withUnsafeMutableBufferPointer { AlphaConversion.premultiply($0) }
         return copy
     }
 
     /// The same pixels with colour divided by alpha (rounded to nearest; transparent pixels are 0).
+    /// An opaque buffer is only relabelled (one read pass, no copy).
     public func unpremultiplied() -> PixelBuffer {
         guard alphaMode == .premultiplied else { return self }
         var copy = self
         copy.alphaMode = .straight
+        if isOpaque { return copy }
         copy.bytes.withUnsafeMutableBufferPointer { AlphaConversion.unpremultiply($0) }
         return copy
     }
