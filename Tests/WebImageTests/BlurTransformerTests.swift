@@ -25,6 +25,24 @@ struct BlurTransformerTests {
         }
     }
 
+    @Test(
+        "The row-by-row vertical passes give the strips' pixels exactly",
+        arguments: [(1, 1, 4.0), (3, 200, 4.0), (70, 5, 10.0), (131, 97, 10.0), (64, 300, 33.0), (9, 2, 60.0)])
+    func rowsMatchStrips(width: Int, height: Int, sigma: Double) throws {
+        let source = TransformSamples.random(width: width, height: height, seed: UInt64(width * 31 + height)).premultiplied()
+        guard case .boxes(let radii) = BoxBlur.Plan(sigma: sigma) else {
+            Issue.record("σ \(sigma) should use boxes")
+            return
+        }
+        let total = radii.reduce(Int64(1)) { $0 * Int64(2 * $1 + 1) }
+        #expect(BoxBlur.rowsFit(width: width, radii: radii))
+        var rows = PixelBuffer(width: width, height: height, alphaMode: .premultiplied)
+        var strips = rows
+        BoxBlur.verticalRows(source, into: &rows, radii: radii, total: total)
+        BoxBlur.verticalPasses(source, into: &strips, plan: .boxes(radii), exact: true, total: total)
+        #expect(rows == strips, "\(width)×\(height) σ \(sigma)")
+    }
+
     @Test("Box widths give the asked variance within 9 % from σ = 4 up")
     func variance() {
         for sigma in [4, 4.5, 6, 10, 47.3, 300] {

@@ -66,13 +66,17 @@ enum BoxBlur {
         }
         let exact = total * 255 < Int64(Int32.max)
         var out = PixelBuffer(width: pixels.width, height: pixels.height, alphaMode: .premultiplied)
-        verticalPasses(pixels, into: &out, plan: plan, exact: exact, total: total)
+        if case .boxes(let radii) = plan, exact, rowsFit(width: pixels.width, radii: radii) {
+            verticalRows(pixels, into: &out, radii: radii, total: total)
+        } else {
+            verticalPasses(pixels, into: &out, plan: plan, exact: exact, total: total)
+        }
         horizontalPasses(&out, plan: plan, exact: exact, total: total)
         return out
     }
 
     /// Blurs every column of `source` into `out`, 64 columns at a time.
-    private static func verticalPasses(
+    static func verticalPasses(
         _ source: PixelBuffer, into out: inout PixelBuffer, plan: Plan, exact: Bool, total: Int64
     ) {
         let (width, height) = (source.width, source.height)
@@ -280,7 +284,7 @@ enum BoxBlur {
     /// Writes `count` blurred values as bytes: divided by the boxes' total (exact sums) or rounded
     /// from 8 fractional bits; colour is kept within alpha.
     @inline(__always)
-    private static func store(
+    static func store(
         _ values: UnsafeMutableBufferPointer<Int32>, at from: Int, into out: UnsafeMutableBufferPointer<UInt8>,
         at to: Int, count: Int, exact: Bool, total: Int64
     ) {
