@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The parts of the corpus manifest (`manifest.json`) that the conformance suite checks.
 struct CorpusManifest: Decodable {
@@ -55,6 +56,17 @@ struct CorpusManifest: Decodable {
 
     /// The manifest's path in ``directory``.
     static var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
+
+    /// The manifest for a suite marked `.corpusAvailable`: nil, with an issue recorded, when the
+    /// corpus is absent (only reached when WEBIMAGE_REQUIRE_CORPUS is set; otherwise the suite is
+    /// skipped before it runs).
+    static func required() throws -> CorpusManifest? {
+        guard let manifest = try load() else {
+            Issue.record("corpus absent at \(directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
+            return nil
+        }
+        return manifest
+    }
 
     static func load() throws -> CorpusManifest? {
         let url = manifestURL

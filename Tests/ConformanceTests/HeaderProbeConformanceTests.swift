@@ -11,11 +11,7 @@ import WebImageCodecs
 struct HeaderProbeConformanceTests {
     @Test("Headers of valid corpus files agree with the manifest")
     func headers() throws {
-        guard let manifest = try CorpusManifest.load() else {
-            // Only reached when WEBIMAGE_REQUIRE_CORPUS is set: otherwise `.corpusAvailable` skips.
-            Issue.record("corpus absent at \(CorpusManifest.directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
-            return
-        }
+        guard let manifest = try CorpusManifest.required() else { return }
         let coders = ImageCodersManager.standard()
         var checked = 0
         var failures: [String] = []
@@ -40,10 +36,7 @@ struct HeaderProbeConformanceTests {
 
     @Test("Every corpus file, corrupt ones included, gives a header or a typed error")
     func hostileHeaders() throws {
-        guard let manifest = try CorpusManifest.load() else {
-            Issue.record("corpus absent at \(CorpusManifest.directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
-            return
-        }
+        guard let manifest = try CorpusManifest.required() else { return }
         let coders = ImageCodersManager.standard()
         var read = 0
         var refused = 0

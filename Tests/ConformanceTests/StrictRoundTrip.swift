@@ -94,11 +94,7 @@ struct StrictRoundTrip {
 extension CorpusConformanceTests {
     @Test("Strict lossless round trip: decode → PNG → decode is bit-exact straight RGBA")
     func strictLosslessRoundTrip() throws {
-        guard let manifest = try CorpusManifest.load() else {
-            // Only reached when WEBIMAGE_REQUIRE_CORPUS is set: otherwise `.corpusAvailable` skips.
-            Issue.record("corpus absent at \(CorpusManifest.directory.path) and WEBIMAGE_REQUIRE_CORPUS is set")
-            return
-        }
+        guard let manifest = try CorpusManifest.required() else { return }
         let formats = ProcessInfo.processInfo.environment["WEBIMAGE_CONFORMANCE_FORMATS"].map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         } ?? Self.supportedFormats
