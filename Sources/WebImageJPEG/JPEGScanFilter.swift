@@ -76,6 +76,8 @@ enum JPEGScanFilter {
 
     /// The scan header (SOS) whose code is at `codeIndex`.
     private static func scanHeader(_ bytes: UnsafeRawBufferPointer, codeIndex: Int, length: Int) -> Scan? {
+        // The smallest header with a component; the caller checked that `length` bytes follow.
+        guard length >= 8 else { return nil }
         let count = Int(bytes[codeIndex + 3])
         guard (1...4).contains(count), length == 6 + 2 * count else { return nil }
         let components = (0..<count).map { bytes[codeIndex + 4 + 2 * $0] }

@@ -82,6 +82,11 @@ struct JPEGScanFilterTests {
         long[4] = 0xFF
         long[5] = 0xFF
         #expect(filter(long) == nil)
+        // A scan header cut to its length field at the very end, and a frame header too short.
+        let sos = data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xDA }!
+        #expect(filter(Array(data[..<sos]) + [0xFF, 0xDA, 0x00, 0x02]) == nil)
+        let sof = data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xC2 }!
+        #expect(filter(Array(data[..<sof]) + [0xFF, 0xC2, 0x00, 0x02] + Array(data[sof...])) == nil)
         // A restart marker between segments.
         #expect(filter([0xFF, 0xD8, 0xFF, 0xD0] + data.dropFirst(2)) == nil)
         // A baseline frame header after the progressive one (libjpeg reports it while finishing).
@@ -90,6 +95,10 @@ struct JPEGScanFilterTests {
         #expect(filter(twoFrames) == nil)
         let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 8, height: 8))
         #expect(throws: WebImageError.self) { try JPEGDecoder.decode(Data(twoFrames), options: options) }
+        // Every prefix is incomplete: each one is left to libjpeg (and read within its bounds).
+        for cut in 0..<data.count where filter(Array(data[..<cut])) != nil {
+            Issue.record("a prefix of \(cut) bytes was filtered")
+        }
         // Nothing to drop.
         #expect(data.withUnsafeBytes { JPEGScanFilter.droppingACScans(of: [], in: $0) } == nil)
         // Random damage anywhere gives a typed error or an image, never a crash.
