@@ -1,5 +1,5 @@
 public import Foundation
-public import WebImageCodecs
+import WebImageCodecs
 
 /// Decoding every frame of the public corpus's valid animated GIFs and WebPs, as the manifest
 /// lists them: the workload `animated-compare.sh` runs beside Pillow and pyvips.
