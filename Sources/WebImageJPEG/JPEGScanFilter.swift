@@ -10,9 +10,10 @@ import Foundation
 ///
 /// The filter is conservative: anything but a well-formed, complete, Huffman-coded progressive
 /// stream (SOF2) whose scans bring every coefficient of every component to full precision gives
-/// nil, and the caller decodes the original bytes. So corrupt and truncated files fail exactly as
-/// they always did, and files with a broken progression (which libjpeg decodes with block
-/// smoothing, guessing what never arrived) keep libjpeg's guesses.
+/// nil, and the caller decodes the original bytes. So truncated and structurally damaged files fail
+/// as they always did, and files with a broken progression (which libjpeg decodes with block
+/// smoothing, guessing what never arrived) keep libjpeg's guesses. Damage inside the entropy data
+/// of a scan that is left out is never read.
 enum JPEGScanFilter {
     /// `bytes` without the AC scans (spectral start above 0) of the components in `dropping`, or
     /// nil when the stream is not one the filter handles or nothing would be dropped.
