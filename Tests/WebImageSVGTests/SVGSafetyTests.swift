@@ -49,7 +49,9 @@ import FoundationNetworking
             _ = try? coder.readHeader(Data(document.utf8))
         }
         // The server does log requests: a control request made here arrives.
-        let (_, response) = try await URLSession.shared.data(from: server.url("/control"))
+        // A long timeout: on a machine running every suite at once the default 60 s once ran out.
+        let control = URLRequest(url: server.url("/control"), timeoutInterval: 300)
+        let (_, response) = try await URLSession.shared.data(for: control)
         #expect((response as? HTTPURLResponse)?.statusCode == 404)
         let paths = server.log.requests.map(\.path)
         #expect(paths == ["/control"], "the SVG decoder fetched \(paths)")
