@@ -4,7 +4,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("HTTP loader: one download per URL, tokens", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: one download per URL, tokens", .timeLimit(.minutes(3)))
 struct HTTPCoalescingTests {
     @Test func thousandConcurrentLoadsOfOneURLMakeExactlyOneRequest() async throws {
         try await withServerAndLoader { server, loader in

@@ -10,7 +10,7 @@ import WebImageHTTPTesting
 
 /// `handlesCookies` through Foundation's `HTTPCookieStorage`, each test with its own in-memory
 /// storage (never the shared one).
-@Suite("HTTP loader: cookies", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: cookies", .timeLimit(.minutes(3)))
 struct HTTPCookieTests {
     /// A storage that keeps cookies in memory only.
     private static func ephemeralStorage() throws -> HTTPCookieStorage {

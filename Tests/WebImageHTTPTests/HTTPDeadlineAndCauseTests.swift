@@ -5,7 +5,7 @@ import WebImageHTTP
 import WebImageHTTPTesting
 
 /// The total deadline of a download, and failures that name their cause.
-@Suite("HTTP loader: total timeout and failure causes", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: total timeout and failure causes", .timeLimit(.minutes(3)))
 struct HTTPDeadlineAndCauseTests {
     /// One byte every 100 ms for 10 s: never idle long enough for the 15 s read timeout.
     private static let drip = TestResponse.trickle(testBytes(100), bytesPerStep: 1, interval: .milliseconds(100))

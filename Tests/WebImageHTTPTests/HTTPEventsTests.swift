@@ -5,7 +5,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("HTTP loader: progress, events, log lines, metrics, manager", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: progress, events, log lines, metrics, manager", .timeLimit(.minutes(3)))
 struct HTTPEventsTests {
     @Test func progressComesForEveryChunkAndEndsWithTheTotal() async throws {
         try await withServerAndLoader { server, loader in

@@ -4,7 +4,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("HTTP loader: timeouts, size limits, broken transfers, blocking", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: timeouts, size limits, broken transfers, blocking", .timeLimit(.minutes(3)))
 struct HTTPFailureTests {
     @Test func defaultLimits() {
         let configuration = HTTPImageLoaderConfiguration()

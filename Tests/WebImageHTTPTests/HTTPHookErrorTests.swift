@@ -9,7 +9,7 @@ struct HookError: Error, Equatable {
     let hook: String
 }
 
-@Suite("HTTP loader: a hook's own error comes back as a WebImageError", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: a hook's own error comes back as a WebImageError", .timeLimit(.minutes(3)))
 struct HTTPHookErrorTests {
     @Test func aThrowingDecryptorIsBadImageDataWithItsErrorAsTheCause() async throws {
         try await withServerAndLoader { server, loader in

@@ -4,7 +4,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("HTTP loader: concurrency limit, FIFO/LIFO, priorities", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: concurrency limit, FIFO/LIFO, priorities", .timeLimit(.minutes(3)))
 struct HTTPQueueTests {
     /// With one slot held by /a (parked), queues /b, /c, /d as `prepare` says, releases /a and
     /// returns the order in which the server received the requests.

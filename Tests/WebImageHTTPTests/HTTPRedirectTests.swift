@@ -9,7 +9,7 @@ import WebImageHTTPTesting
 #endif
 
 /// The loader follows redirects itself and checks every hop before it is sent.
-@Suite("HTTP loader: URL checks, redirects and the URL policy", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: URL checks, redirects and the URL policy", .timeLimit(.minutes(3)))
 struct HTTPRedirectTests {
     /// The hops a policy was asked about.
     final class SeenHops: Sendable {

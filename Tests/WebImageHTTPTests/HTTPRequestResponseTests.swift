@@ -4,7 +4,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("HTTP loader: headers, auth, modifiers, decryptor, status and content type", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: headers, auth, modifiers, decryptor, status and content type", .timeLimit(.minutes(3)))
 struct HTTPRequestResponseTests {
     @Test func defaultGlobalAndPerRequestHeadersAreSent() async throws {
         try await withServerAndLoader({ $0.headers["X-Global"] = "g" }) { server, loader in

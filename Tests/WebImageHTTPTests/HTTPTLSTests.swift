@@ -13,7 +13,7 @@ import WebImageHTTPTesting
 /// with the handshake's error. Timeouts stay generous: under a loaded debug build the first
 /// verifying handshake (loading the system trust store in an unoptimised BoringSSL) can take
 /// seconds.
-@Suite("HTTP loader: TLS and invalid certificates", .timeLimit(.minutes(1)))
+@Suite("HTTP loader: TLS and invalid certificates", .timeLimit(.minutes(3)))
 struct HTTPTLSTests {
     /// A strict request for `url` (certificates verified).
     private func strict(_ url: URL) -> ImageLoad.Request {

@@ -10,7 +10,7 @@ import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
 
-@Suite("Loopback test server and gate", .timeLimit(.minutes(1)))
+@Suite("Loopback test server and gate", .timeLimit(.minutes(3)))
 struct LoopbackServerTests {
     @Test func countsRequestsPerPathAndAnswersUnknownPathsWith404() async throws {
         try await withServerAndLoader { server, loader in
@@ -60,7 +60,7 @@ struct LoopbackServerTests {
 }
 
 /// Shutting the server down while connections are being accepted.
-@Suite("Loopback test server: shutdown", .timeLimit(.minutes(1)))
+@Suite("Loopback test server: shutdown", .timeLimit(.minutes(3)))
 struct LoopbackServerShutdownTests {
     /// A plain TCP connection to 127.0.0.1:`port` (connected once the kernel accepts it), or -1.
     private static func connect(port: Int) -> Int32 {

@@ -12,7 +12,7 @@ import WebImageHTTPTesting
 
 /// The SSRF guard in the loader against the loopback server: private origins are refused before
 /// any connection, by default, and load once allowlisted; every redirect hop is checked.
-@Suite("SSRF guard: the loader against the loopback server", .timeLimit(.minutes(1)))
+@Suite("SSRF guard: the loader against the loopback server", .timeLimit(.minutes(3)))
 struct SSRFLoaderTests {
     /// Whether a TCP socket can bind to `::1` here.
     static let hasIPv6Loopback: Bool = {

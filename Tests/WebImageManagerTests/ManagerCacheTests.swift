@@ -4,7 +4,7 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-@Suite("ImageManager: cache stages", .timeLimit(.minutes(1)))
+@Suite("ImageManager: cache stages", .timeLimit(.minutes(3)))
 struct ManagerCacheTests {
     @Test func memoryHitMakesNoRequest() async throws {
         try await withHarness { harness in

@@ -4,7 +4,7 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-@Suite("ImageManager: coalescing and cancellation", .timeLimit(.minutes(1)))
+@Suite("ImageManager: coalescing and cancellation", .timeLimit(.minutes(3)))
 struct ManagerCoalescingTests {
     @Test func oneURLFromAHundredTasksIsOneDownloadAndOneDecode() async throws {
         try await withHarness { harness in

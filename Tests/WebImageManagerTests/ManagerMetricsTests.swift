@@ -4,7 +4,7 @@ import Testing
 import WebImageHTTPTesting
 import WebImageKit
 
-@Suite("ImageManager: metrics", .timeLimit(.minutes(1)))
+@Suite("ImageManager: metrics", .timeLimit(.minutes(3)))
 struct ManagerMetricsTests {
     @Test func countersAndStageTimersGoThroughTheFactory() async throws {
         try await withHarness { harness in

@@ -9,7 +9,7 @@ enum ForceRetry: ImageRequest.UserInfoKey {
     static let defaultValue = false
 }
 
-@Suite("ImageManager: request options and context", .timeLimit(.minutes(1)))
+@Suite("ImageManager: request options and context", .timeLimit(.minutes(3)))
 struct ManagerOptionsTests {
     @Test func cacheKeyFilterMakesTwoURLsOneEntry() async throws {
         try await withHarness { harness in

@@ -5,7 +5,7 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-@Suite("ImageManager: refreshCached, failed URLs, hooks", .timeLimit(.minutes(1)))
+@Suite("ImageManager: refreshCached, failed URLs, hooks", .timeLimit(.minutes(3)))
 struct ManagerRefreshAndFailureTests {
     @Test func refreshCachedWithA304DeliversTheCachedImageOnly() async throws {
         try await withHarness { harness in
@@ -181,7 +181,7 @@ struct ManagerRefreshAndFailureTests {
 }
 
 
-@Suite("ImageManager: failed-URL time to live", .timeLimit(.minutes(1)))
+@Suite("ImageManager: failed-URL time to live", .timeLimit(.minutes(3)))
 struct ManagerFailedURLTTLTests {
     @Test func aBlockedURLIsTriedAgainAfterItsTimeToLive() async throws {
         try await withHarness { harness in

@@ -14,7 +14,7 @@ func animatedGIF() throws -> Data {
     try ImageCodersManager.standard().encode(ImageFixtures.animation(frames: 3), as: .gif, options: ImageEncodingOptions())
 }
 
-@Suite("ImageManager: thumbnails, first frames and data", .timeLimit(.minutes(1)))
+@Suite("ImageManager: thumbnails, first frames and data", .timeLimit(.minutes(3)))
 struct ManagerDerivedImageTests {
     @Test func aThumbnailNeverCarriesTheOriginalsBytes() async throws {
         try await withHarness { harness in
@@ -67,7 +67,7 @@ struct ManagerDerivedImageTests {
     }
 }
 
-@Suite("ImageManager: local files, cache keys, errors", .timeLimit(.minutes(1)))
+@Suite("ImageManager: local files, cache keys, errors", .timeLimit(.minutes(3)))
 struct ManagerLocalAndKeyTests {
     @Test func fileAndDataURLsAreNotCopiedToTheDiskCache() async throws {
         try await withHarness { harness in

@@ -5,7 +5,7 @@ import WebImageKit
 import WebImageTesting
 
 /// Every stage is reported once, through one timing helper, whether it succeeds or fails.
-@Suite("ImageManager: stage events", .timeLimit(.minutes(1)))
+@Suite("ImageManager: stage events", .timeLimit(.minutes(3)))
 struct ManagerStageEventsTests {
     struct FailingTransformer: ImageTransforming {
         var key: String { "Failing" }

@@ -9,7 +9,7 @@ import WebImageTesting
 #endif
 
 /// The manager maps `.allowInvalidSSLCertificates` and `.handleCookies` onto the download.
-@Suite("ImageManager: invalid certificates and cookies over HTTP", .timeLimit(.minutes(1)))
+@Suite("ImageManager: invalid certificates and cookies over HTTP", .timeLimit(.minutes(3)))
 struct ManagerTLSAndCookieTests {
     @Test func allowInvalidSSLCertificatesLoadsAndDecodesOverHTTPS() async throws {
         // A generous timeout: the refused handshake fails at once (no connection retries), but the

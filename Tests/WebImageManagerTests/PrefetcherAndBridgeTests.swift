@@ -5,7 +5,7 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-@Suite("ImagePrefetcher, the completion bridge, events", .timeLimit(.minutes(1)))
+@Suite("ImagePrefetcher, the completion bridge, events", .timeLimit(.minutes(3)))
 struct PrefetcherAndBridgeTests {
     @Test func prefetchesAtMostThreeAtOnceAndCountsFailures() async throws {
         try await withHarness { harness in
@@ -163,7 +163,7 @@ struct PrefetcherAndBridgeTests {
     }
 }
 
-@Suite("ImageManager: progressive previews", .timeLimit(.minutes(1)))
+@Suite("ImageManager: progressive previews", .timeLimit(.minutes(3)))
 struct ManagerPreviewTests {
     @Test func aPreviewArrivesWhileTheRestOfTheBodyIsParked() async throws {
         try await withHarness { harness in

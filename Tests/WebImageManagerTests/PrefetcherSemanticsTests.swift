@@ -4,7 +4,7 @@ import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
 
-@Suite("ImagePrefetcher: disk-only, lifetime", .timeLimit(.minutes(1)))
+@Suite("ImagePrefetcher: disk-only, lifetime", .timeLimit(.minutes(3)))
 struct PrefetcherSemanticsTests {
     @Test func aDiskOnlyPrefetchNeitherDecodesNorFillsMemory() async throws {
         try await withHarness { harness in

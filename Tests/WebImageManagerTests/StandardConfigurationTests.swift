@@ -3,7 +3,7 @@ import Testing
 import WebImageKit
 import WebImageTesting
 
-@Suite("WebImageKit: the standard configuration", .timeLimit(.minutes(1)))
+@Suite("WebImageKit: the standard configuration", .timeLimit(.minutes(3)))
 struct StandardConfigurationTests {
     @Test func loadsDataAndFileURLsWithEveryBuiltInCoder() async throws {
         let directory = FileManager.default.temporaryDirectory

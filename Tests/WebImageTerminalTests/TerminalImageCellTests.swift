@@ -4,7 +4,7 @@ import WebImage
 import WebImageTerminal
 import WebImageTesting
 
-@Suite("The terminal image target", .timeLimit(.minutes(1)))
+@Suite("The terminal image target", .timeLimit(.minutes(3)))
 @MainActor
 struct TerminalImageCellTests {
     /// What a screen wrote, one string per write.

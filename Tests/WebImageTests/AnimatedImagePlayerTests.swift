@@ -4,7 +4,7 @@ import WebImage
 import WebImageTesting
 
 /// Playback driven by a manual clock: the test moves time, the player emits what is due.
-@Suite("AnimatedImagePlayer", .timeLimit(.minutes(1)))
+@Suite("AnimatedImagePlayer", .timeLimit(.minutes(3)))
 struct AnimatedImagePlayerTests {
     let frameTime = Duration.milliseconds(100)
 

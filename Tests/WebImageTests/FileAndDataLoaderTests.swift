@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-@Suite("file:// and data: loaders, and the loaders manager", .timeLimit(.minutes(1)))
+@Suite("file:// and data: loaders, and the loaders manager", .timeLimit(.minutes(3)))
 struct FileAndDataLoaderTests {
     static func bytes(_ count: Int) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

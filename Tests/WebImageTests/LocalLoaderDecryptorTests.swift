@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImage
 
-@Suite("file:// and data: loaders apply the request's decryptor", .timeLimit(.minutes(1)))
+@Suite("file:// and data: loaders apply the request's decryptor", .timeLimit(.minutes(3)))
 struct LocalLoaderDecryptorTests {
     static let payload = Data((0..<500).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
 
