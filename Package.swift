@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
+        .library(name: "WebImageTesting", targets: ["WebImageTesting"]),
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageFuzzing", targets: ["WebImageFuzzing"]),
@@ -136,7 +137,8 @@ let package = Package(
         // A launcher that reports the peak memory of a child process, for the CLI's memory tests.
         .executableTarget(name: "webimage-peak-rss", path: "Sources/webimage-peak-rss"),
         // A child process that plays a generated GIF and reports its memory, for the player's memory test.
-        .executableTarget(name: "webimage-player-probe", dependencies: ["WebImageCodecs"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "webimage-player-probe", dependencies: ["WebImageCodecs", "WebImageTesting"], swiftSettings: swiftSettings),
 
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),

@@ -29,7 +29,7 @@ let package = Package(
             path: "Sources/webimage-bench"),
         .executableTarget(
             name: "webimage-player-bench",
-            dependencies: [.product(name: "WebImageCodecs", package: root)],
+            dependencies: [.product(name: "WebImageCodecs", package: root), .product(name: "WebImageTesting", package: root)],
             path: "Sources/webimage-player-bench"),
         .executableTarget(
             name: "webimage-transform-bench",

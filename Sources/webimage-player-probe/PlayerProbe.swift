@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCodecs
+import WebImageTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -80,39 +81,5 @@ struct PlayerProbe {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024
-    }
-}
-
-/// The frames, made on demand so that generating them holds one canvas at a time.
-struct PatternFrames: AnimatedImageSource {
-    let frameCount: Int
-    let side: Int
-    let durationEach: Double
-
-    init(count: Int, side: Int, duration: Double) {
-        frameCount = count
-        self.side = side
-        durationEach = duration
-    }
-
-    var loopCount: Int { 0 }
-    var canvasSize: PixelSize { PixelSize(width: side, height: side) }
-    func duration(at index: Int) -> Double { durationEach }
-
-    func frame(at t: Int) throws -> AnimationFrame {
-        let side = side
-        let pixels = PixelBuffer(width: side, height: side, alphaMode: .straight) { out in
-            for y in 0..<side {
-                for x in 0..<side {
-                    let i = (y * side + x) * 4
-                    let u = (x + t * 5) / 20, v = (y + t * 3) / 20
-                    out[i] = UInt8((u % 6) * 51)
-                    out[i + 1] = UInt8((v % 6) * 51)
-                    out[i + 2] = UInt8(((u + v) % 6) * 51)
-                    out[i + 3] = 255
-                }
-            }
-        }
-        return AnimationFrame(pixels: pixels, duration: durationEach)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCodecs
+import WebImageTesting
 
 /// `webimage-player-bench [SECONDS] [BUDGET_MB] [FRAME_MS]`: plays a generated 100-frame 500×500
 /// GIF with `AnimatedImagePlayer` at 1× on the real clock and prints the CPU it used once its
@@ -107,39 +108,5 @@ struct PlayerBench {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-}
-
-/// The benchmark's frames, made on demand so that generating them holds one canvas at a time.
-struct PatternFrames: AnimatedImageSource {
-    let frameCount: Int
-    let side: Int
-    let durationEach: Double
-
-    init(count: Int, side: Int, duration: Double) {
-        frameCount = count
-        self.side = side
-        durationEach = duration
-    }
-
-    var loopCount: Int { 0 }
-    var canvasSize: PixelSize { PixelSize(width: side, height: side) }
-    func duration(at index: Int) -> Double { durationEach }
-
-    func frame(at t: Int) throws -> AnimationFrame {
-        let side = side
-        let pixels = PixelBuffer(width: side, height: side, alphaMode: .straight) { out in
-            for y in 0..<side {
-                for x in 0..<side {
-                    let i = (y * side + x) * 4
-                    let u = (x + t * 5) / 20, v = (y + t * 3) / 20
-                    out[i] = UInt8((u % 6) * 51)
-                    out[i + 1] = UInt8((v % 6) * 51)
-                    out[i + 2] = UInt8(((u + v) % 6) * 51)
-                    out[i + 3] = 255
-                }
-            }
-        }
-        return AnimationFrame(pixels: pixels, duration: durationEach)
     }
 }
