@@ -99,14 +99,12 @@ enum JPEGDecoder {
         }
         // A draft stops at the DCT scale (a last column or row that holds part of a pixel is kept
         // whole: at most half a source block at the edge), unless that breaks the byte limit.
-        if options.draft, options.thumbnailPixelSize != nil, numerator < JPEGScale.fullSize,
-            options.scaleDownLimitBytes.map({ decodedSize.rgbaByteCount <= $0 }) ?? true
-        {
-            return JPEGDecodePlan(
-                sourceSize: header.size, targetSize: decodedSize, scaleNumerator: numerator, decodedSize: decodedSize)
-        }
+        let drafted =
+            options.draft && options.thumbnailPixelSize != nil && numerator < JPEGScale.fullSize
+            && options.scaleDownLimitBytes.map({ decodedSize.rgbaByteCount <= $0 }) ?? true
         return JPEGDecodePlan(
-            sourceSize: header.size, targetSize: target, scaleNumerator: numerator, decodedSize: decodedSize)
+            sourceSize: header.size, targetSize: drafted ? decodedSize : target, scaleNumerator: numerator,
+            decodedSize: decodedSize)
     }
 }
 
