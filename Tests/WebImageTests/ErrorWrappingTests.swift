@@ -72,3 +72,18 @@ struct ErrorWrappingTests {
         #expect(error?.underlying as? ForeignError == ForeignError(reason: "transform"))
     }
 }
+
+@Suite("Error messages")
+struct ErrorMessageTests {
+    @Test func aFailedDownloadNamesItsStatusAndTypeButNotEveryHeader() throws {
+        let url = try #require(URL(string: "http://127.0.0.1:1/missing.png"))
+        let response = ImageLoad.Response(
+            url: url, statusCode: 404,
+            headers: ["Content-Type": "text/html", "Server": "SimpleHTTP/0.6", "Date": "Thu, 26 Nov 2026 04:06:43 GMT"])
+        let error = WebImageError.invalidStatus(404, response: response)
+        #expect(error.description
+            == "invalidDownloadStatusCode: download of http://127.0.0.1:1/missing.png answered HTTP 404 (HTTP 404, text/html)")
+        #expect(error.downloadDetails?.response?.headers["Server"] == "SimpleHTTP/0.6")
+        #expect(WebImageError.DownloadDetails().description == "no response")
+    }
+}

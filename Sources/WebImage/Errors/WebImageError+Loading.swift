@@ -17,6 +17,16 @@ extension WebImageError {
     }
 }
 
+extension WebImageError.DownloadDetails: CustomStringConvertible {
+    /// A short account for error messages: `HTTP 404, text/html` (the headers stay in ``response``).
+    public var description: String {
+        var parts: [String] = []
+        if let statusCode { parts.append("HTTP \(statusCode)") }
+        if let contentType { parts.append(contentType) }
+        return parts.isEmpty ? "no response" : parts.joined(separator: ", ")
+    }
+}
+
 extension WebImageError.Code {
     /// The transfer failed below HTTP: connection refused, DNS failure, connection lost mid-body.
     public static let networkError = WebImageError.Code(rawValue: "networkError")
