@@ -69,11 +69,14 @@ let package = Package(
             name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebpdemux libwebpmux libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // JPEG XL, TIFF and SVG (issue 13): libjxl, libtiff (+ a shim for its callbacks), librsvg (+ a shim: GLib stays in C).
-        // CJXL has no pkgConfig: libjxl.pc's only flag is libhwy's -DHWY_SHARED_DEFINE (the public
-        // headers never include highway), which SwiftPM refuses with a warning.
-        .systemLibrary(
-            name: "CJXL", path: "Sources/C/CJXL",
-            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+        // libjxl, libavif and libheif are loaded on first use (dlopen, CLibraryLoader), not linked: a
+        // command that meets none of their files does not map them and their encoders at start
+        // (README, "Start-up"). Their headers are in the default include paths (libheif's under the
+        // multiarch directory); libjxl.pc and libavif.pc only add defines SwiftPM refuses.
+        .target(
+            name: "CLibraryLoader", path: "Sources/C/CLibraryLoader",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CJXL", dependencies: ["CLibraryLoader"], path: "Sources/C/CJXL"),
         .systemLibrary(
             name: "CTIFF", path: "Sources/C/CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
@@ -84,14 +87,9 @@ let package = Package(
             name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         .target(name: "CSVGShim", dependencies: ["CSVG"], path: "Sources/C/CSVGShim"),
-        // AVIF and HEIF/HEIC (issue 13): libavif, libheif. CAVIF has no pkgConfig: libavif.pc's only
-        // flag is -DAVIF_DLL (for Windows), which SwiftPM refuses with a warning.
-        .systemLibrary(
-            name: "CAVIF", path: "Sources/C/CAVIF",
-            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
-        .systemLibrary(
-            name: "CHEIF", path: "Sources/C/CHEIF", pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        // AVIF and HEIF/HEIC (issue 13): libavif, libheif, loaded on first use like libjxl.
+        .target(name: "CAVIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CAVIF"),
+        .target(name: "CHEIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CHEIF"),
 
         // Sixel graphics for `webimage show` (issue 15): libsixel's palette and encoder. No pkgConfig:
         // libsixel.pc only adds its include directory, and the shim includes <sixel/sixel.h>.
@@ -243,7 +241,7 @@ let package = Package(
         .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCodecsTests",
-            dependencies: ["WebImageCodecs", "WebImageTesting"],
+            dependencies: ["WebImageCodecs", "WebImageTesting", "CLibraryLoader"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageDiskCacheTests",

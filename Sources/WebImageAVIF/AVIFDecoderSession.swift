@@ -32,7 +32,7 @@ final class AVIFDecoderSession {
     /// pixel limit, then call ``limitPixels(to:)`` before the first frame.
     init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no AVIF data") }
-        guard let decoder = avifDecoderCreate() else {
+        guard let decoder = try AVIFLibrary.require().avifDecoderCreate() else {
             throw WebImageError(.decodingFailed, "libavif could not create a decoder")
         }
         // One thread per decode, as avifdec's default: the library decodes images in parallel.
@@ -46,9 +46,9 @@ final class AVIFDecoderSession {
         decoder.pointee.imageDimensionLimit = 0
         do {
             try AVIFStatus.check(
-                avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count),
+                avif.avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count),
                 while: "opening the data")
-            let parsed = avifDecoderParse(decoder)
+            let parsed = avif.avifDecoderParse(decoder)
             if parsed != AVIF_RESULT_OK {
                 let detail = Self.diagnostic(decoder)
                 // libavif refuses sizes over its own limit (16384 × 16384 pixels) while parsing.
@@ -67,7 +67,7 @@ final class AVIFDecoderSession {
             if readsDurations && count > 1 && count <= Self.exactDurationFrameLimit {
                 for frame in 0..<count {
                     var timing = avifImageTiming()
-                    if avifDecoderNthImageTiming(decoder, UInt32(frame), &timing) == AVIF_RESULT_OK {
+                    if avif.avifDecoderNthImageTiming(decoder, UInt32(frame), &timing) == AVIF_RESULT_OK {
                         durations[frame] = timing.duration.isFinite ? max(0, timing.duration) : 0
                     }
                 }
@@ -81,7 +81,7 @@ final class AVIFDecoderSession {
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
                 orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations)
         } catch {
-            avifDecoderDestroy(decoder)
+            avif.avifDecoderDestroy(decoder)
             throw error
         }
         self.decoder = decoder
@@ -93,7 +93,7 @@ final class AVIFDecoderSession {
     /// this many frames; longer sequences report the average (total duration ÷ frames).
     static let exactDurationFrameLimit = 512
 
-    deinit { avifDecoderDestroy(decoder) }
+    deinit { avif.avifDecoderDestroy(decoder) }
 
     /// libavif's explanation of its last error, if any.
     private static func diagnostic(_ decoder: UnsafeMutablePointer<avifDecoder>) -> String {
@@ -107,7 +107,7 @@ final class AVIFDecoderSession {
     /// answer `tooLarge` from the container's size; the reset recreates the codecs with this one.
     func limitPixels(to maxPixelCount: Int) throws {
         decoder.pointee.imageSizeLimit = UInt32(min(max(1, maxPixelCount), Int(UInt32.max)))
-        try AVIFStatus.check(avifDecoderReset(decoder), while: "setting the pixel limit")
+        try AVIFStatus.check(avif.avifDecoderReset(decoder), while: "setting the pixel limit")
         index = -1
     }
 
@@ -118,8 +118,8 @@ final class AVIFDecoderSession {
         }
         if target != index {
             let sequential = target == index + 1
-            let result = sequential ? avifDecoderNextImage(decoder) : avifDecoderNthImage(decoder, UInt32(target))
-            decodedFrames += sequential ? 1 : target - Int(avifDecoderNearestKeyframe(decoder, UInt32(target))) + 1
+            let result = sequential ? avif.avifDecoderNextImage(decoder) : avif.avifDecoderNthImage(decoder, UInt32(target))
+            decodedFrames += sequential ? 1 : target - Int(avif.avifDecoderNearestKeyframe(decoder, UInt32(target))) + 1
             guard result == AVIF_RESULT_OK else {
                 // The decoder's position is unknown now: the next call seeks from a keyframe.
                 index = -2
@@ -140,14 +140,14 @@ final class AVIFDecoderSession {
         let width = Int(image.pointee.width)
         let height = Int(image.pointee.height)
         var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, image)
+        avif.avifRGBImageSetDefaults(&rgb, image)
         rgb.depth = 8
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.alphaPremultiplied = AVIF_FALSE
         return try PixelBuffer(width: width, height: height, alphaMode: .straight, maxPixelCount: maxPixelCount) { out in
             rgb.pixels = out.baseAddress
             rgb.rowBytes = UInt32(width * 4)
-            try AVIFStatus.check(avifImageYUVToRGB(image, &rgb), while: "converting YUV to RGB")
+            try AVIFStatus.check(avif.avifImageYUVToRGB(image, &rgb), while: "converting YUV to RGB")
         }
     }
 }

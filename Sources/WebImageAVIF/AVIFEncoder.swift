@@ -12,7 +12,7 @@ enum AVIFEncoder {
     /// Encodes one image.
     static func encode(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws -> Data {
         let encoder = try makeEncoder(options: options)
-        defer { avifEncoderDestroy(encoder) }
+        defer { avif.avifEncoderDestroy(encoder) }
         try add(pixels, to: encoder, withAlpha: !pixels.isOpaque, options: options, duration: 1,
             flags: AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue)
         return try finish(encoder)
@@ -26,7 +26,7 @@ enum AVIFEncoder {
     /// edit-list support): players loop forever.
     static func encode(_ animation: any AnimatedImageSource, hasAlpha: Bool, options: ImageEncodingOptions) throws -> Data {
         let encoder = try makeEncoder(options: options)
-        defer { avifEncoderDestroy(encoder) }
+        defer { avif.avifEncoderDestroy(encoder) }
         encoder.pointee.timescale = timescale
         for index in 0..<animation.frameCount {
             let frame = try animation.frame(at: index)
@@ -45,7 +45,7 @@ enum AVIFEncoder {
     }
 
     private static func makeEncoder(options: ImageEncodingOptions) throws -> UnsafeMutablePointer<avifEncoder> {
-        guard let encoder = avifEncoderCreate() else {
+        guard let encoder = try AVIFLibrary.require().avifEncoderCreate() else {
             throw WebImageError(.encodingFailed, "libavif could not create an encoder")
         }
         // libavif 1.0's quality mapping: quality 100 → quantizer 0, 0 → 63.
@@ -67,10 +67,10 @@ enum AVIFEncoder {
             throw WebImageError(.encodingFailed, "cannot encode an empty \(pixels.size) image as AVIF")
         }
         let format = options.lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
-        guard let image = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), 8, format) else {
+        guard let image = avif.avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), 8, format) else {
             throw WebImageError(.encodingFailed, "libavif could not create a \(pixels.size) image")
         }
-        defer { avifImageDestroy(image) }
+        defer { avif.avifImageDestroy(image) }
         // sRGB, as avifenc writes PNG and JPEG input; lossless keeps RGB as is (identity matrix).
         image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_BT709)
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
@@ -79,19 +79,19 @@ enum AVIFEncoder {
         image.pointee.yuvRange = AVIF_RANGE_FULL
         let straight = pixels.unpremultiplied()
         var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, image)
+        avif.avifRGBImageSetDefaults(&rgb, image)
         rgb.depth = 8
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.ignoreAlpha = withAlpha ? AVIF_FALSE : AVIF_TRUE
         try straight.bytes.withUnsafeBufferPointer { source in
             rgb.pixels = UnsafeMutablePointer(mutating: source.baseAddress)
             rgb.rowBytes = UInt32(pixels.width * 4)
-            if let error = AVIFStatus.encodingError(for: avifImageRGBToYUV(image, &rgb), while: "converting RGB to YUV") {
+            if let error = AVIFStatus.encodingError(for: avif.avifImageRGBToYUV(image, &rgb), while: "converting RGB to YUV") {
                 throw error
             }
         }
         if let error = AVIFStatus.encodingError(
-            for: avifEncoderAddImage(encoder, image, duration, flags), while: "encoding a \(pixels.size) frame")
+            for: avif.avifEncoderAddImage(encoder, image, duration, flags), while: "encoding a \(pixels.size) frame")
         {
             throw error
         }
@@ -99,8 +99,8 @@ enum AVIFEncoder {
 
     private static func finish(_ encoder: UnsafeMutablePointer<avifEncoder>) throws -> Data {
         var output = avifRWData(data: nil, size: 0)
-        defer { avifRWDataFree(&output) }
-        if let error = AVIFStatus.encodingError(for: avifEncoderFinish(encoder, &output), while: "finishing the file") {
+        defer { avif.avifRWDataFree(&output) }
+        if let error = AVIFStatus.encodingError(for: avif.avifEncoderFinish(encoder, &output), while: "finishing the file") {
             throw error
         }
         guard let bytes = output.data, output.size > 0 else {

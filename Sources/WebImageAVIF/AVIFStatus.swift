@@ -10,7 +10,7 @@ enum AVIFStatus {
 
     /// The error for `result`, or `nil` for `AVIF_RESULT_OK`.
     static func error(for result: avifResult, while stage: String) -> WebImageError? {
-        let name = String(cString: avifResultToString(result))
+        let name = resultName(result)
         switch result {
         case AVIF_RESULT_OK:
             return nil
@@ -29,6 +29,11 @@ enum AVIFStatus {
     static func encodingError(for result: avifResult, while stage: String) -> WebImageError? {
         guard result != AVIF_RESULT_OK else { return nil }
         let code: WebImageError.Code = result == AVIF_RESULT_NO_CODEC_AVAILABLE ? .unsupportedFormat : .encodingFailed
-        return WebImageError(code, "libavif could not encode (\(stage): \(String(cString: avifResultToString(result))))")
+        return WebImageError(code, "libavif could not encode (\(stage): \(resultName(result)))")
+    }
+
+    /// libavif's name for `result` (its raw value if libavif has none).
+    static func resultName(_ result: avifResult) -> String {
+        avif.avifResultToString(result).map { String(cString: $0) } ?? "result \(result.rawValue)"
     }
 }

@@ -10,22 +10,22 @@ final class HEIFContext {
     /// Parses `bytes` without copying them: they must stay valid as long as the context.
     init(bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no HEIF data") }
-        guard let context = heif_context_alloc() else {
+        guard let context = try HEIFLibrary.require().heif_context_alloc() else {
             throw WebImageError(.decodingFailed, "libheif could not create a context")
         }
         self.context = context
         // Grid tiles are decoded on the calling thread: the library decodes images in parallel.
-        heif_context_set_max_decoding_threads(context, 0)
+        heif.heif_context_set_max_decoding_threads(context, 0)
         try HEIFStatus.check(
-            heif_context_read_from_memory_without_copy(context, base, bytes.count, nil), while: "reading the container")
+            heif.heif_context_read_from_memory_without_copy(context, base, bytes.count, nil), while: "reading the container")
     }
 
-    deinit { heif_context_free(context) }
+    deinit { heif.heif_context_free(context) }
 
     /// The primary image.
     func primaryImage() throws -> HEIFImageHandle {
         var handle: OpaquePointer?
-        try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle), while: "finding the primary image")
+        try HEIFStatus.check(heif.heif_context_get_primary_image_handle(context, &handle), while: "finding the primary image")
         guard let handle else { throw WebImageError.badData("HEIF file has no primary image") }
         return HEIFImageHandle(handle, context: self)
     }
@@ -42,24 +42,24 @@ final class HEIFImageHandle {
         self.context = context
     }
 
-    deinit { heif_image_handle_release(handle) }
+    deinit { heif.heif_image_handle_release(handle) }
 
     /// The displayed size: after libheif's `irot`, `imir` and `clap` transforms.
     var size: PixelSize {
-        PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        PixelSize(width: Int(heif.heif_image_handle_get_width(handle)), height: Int(heif.heif_image_handle_get_height(handle)))
     }
 
-    var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
+    var hasAlpha: Bool { heif.heif_image_handle_has_alpha_channel(handle) != 0 }
 
     /// The thumbnails the file carries for this image (usually none or one).
     func thumbnails() -> [HEIFImageHandle] {
-        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        let count = Int(heif.heif_image_handle_get_number_of_thumbnails(handle))
         guard count > 0, count < 64 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
+        let listed = Int(heif.heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(count)))
         return ids.prefix(listed).compactMap { id in
             var thumbnail: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else {
+            guard heif.heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok, let thumbnail else {
                 return nil
             }
             return HEIFImageHandle(thumbnail, context: context)
@@ -72,26 +72,26 @@ final class HEIFImageHandle {
     /// Callers check ``size`` against their pixel limit first; the decoded size is checked again
     /// before our buffer is allocated.
     func decodeRGBA(maxPixelCount: Int) throws -> PixelBuffer {
-        guard let options = heif_decoding_options_alloc() else {
+        guard let options = heif.heif_decoding_options_alloc() else {
             throw WebImageError(.decodingFailed, "libheif could not allocate decoding options")
         }
-        defer { heif_decoding_options_free(options) }
+        defer { heif.heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
         try HEIFStatus.check(
-            heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+            heif.heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
             while: "decoding a \(size) image")
         guard let decoded else { throw WebImageError(.decodingFailed, "libheif returned no image") }
-        defer { heif_image_release(decoded) }
-        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+        defer { heif.heif_image_release(decoded) }
+        let width = Int(heif.heif_image_get_width(decoded, heif_channel_interleaved))
+        let height = Int(heif.heif_image_get_height(decoded, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+        guard let plane = heif.heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
             width > 0, height > 0, Int(stride) >= width * 4
         else {
             throw WebImageError(.decodingFailed, "libheif returned no RGBA plane")
         }
-        let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
+        let premultiplied = heif.heif_image_handle_is_premultiplied_alpha(handle) != 0
         let rowBytes = width * 4
         // libheif owns its image: one copy into ours, row by row (its stride may be padded).
         return try PixelBuffer(

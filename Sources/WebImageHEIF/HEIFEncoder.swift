@@ -11,7 +11,7 @@ enum HEIFEncoder {
     ]
 
     /// Whether the installed libheif can write HEVC.
-    static var isAvailable: Bool { heif_have_encoder_for_format(heif_compression_HEVC) != 0 }
+    static var isAvailable: Bool { (try? HEIFLibrary.require().heif_have_encoder_for_format(heif_compression_HEVC)).map { $0 != 0 } ?? false }
 
     /// Encodes `pixels` as the primary image; with `thumbnailSide`, also a thumbnail of at most
     /// that many pixels a side. `orientation` is written as `irot`/`imir` boxes (the pixels stay
@@ -27,41 +27,41 @@ enum HEIFEncoder {
         guard pixels.width > 0, pixels.height > 0 else {
             throw WebImageError(.encodingFailed, "cannot encode an empty \(pixels.size) image as HEIC")
         }
-        guard let context = heif_context_alloc() else {
+        guard let context = try HEIFLibrary.require().heif_context_alloc() else {
             throw WebImageError(.encodingFailed, "libheif could not create a context")
         }
-        defer { heif_context_free(context) }
+        defer { heif.heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "finding the HEVC encoder")
+        try check(heif.heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "finding the HEVC encoder")
         guard let encoder else { throw WebImageError(.unsupportedFormat, "libheif returned no HEVC encoder") }
-        defer { heif_encoder_release(encoder) }
+        defer { heif.heif_encoder_release(encoder) }
         if options.lossless {
-            try check(heif_encoder_set_lossless(encoder, 1), "asking for lossless")
+            try check(heif.heif_encoder_set_lossless(encoder, 1), "asking for lossless")
             // Lossless HEVC of subsampled chroma would still lose colour; the YCbCr conversion rounds.
-            try check(heif_encoder_set_parameter_string(encoder, "chroma", "444"), "asking for 4:4:4 chroma")
+            try check(heif.heif_encoder_set_parameter_string(encoder, "chroma", "444"), "asking for 4:4:4 chroma")
         } else {
-            try check(heif_encoder_set_lossy_quality(encoder, Int32(options.qualityPercent)), "setting the quality")
+            try check(heif.heif_encoder_set_lossy_quality(encoder, Int32(options.qualityPercent)), "setting the quality")
         }
         if let speed = options.speed {
             let preset = presets[min(10, max(0, speed))]
-            try check(heif_encoder_set_parameter_string(encoder, "preset", preset), "setting the x265 preset \(preset)")
+            try check(heif.heif_encoder_set_parameter_string(encoder, "preset", preset), "setting the x265 preset \(preset)")
         }
         let image = try makeImage(pixels.unpremultiplied())
-        defer { heif_image_release(image) }
-        guard let encoding = heif_encoding_options_alloc() else {
+        defer { heif.heif_image_release(image) }
+        guard let encoding = heif.heif_encoding_options_alloc() else {
             throw WebImageError(.encodingFailed, "libheif could not allocate encoding options")
         }
-        defer { heif_encoding_options_free(encoding) }
+        defer { heif.heif_encoding_options_free(encoding) }
         encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation.rawValue))
         var handle: OpaquePointer?
-        try check(heif_context_encode_image(context, image, encoder, encoding, &handle), "encoding a \(pixels.size) image")
-        defer { if let handle { heif_image_handle_release(handle) } }
+        try check(heif.heif_context_encode_image(context, image, encoder, encoding, &handle), "encoding a \(pixels.size) image")
+        defer { if let handle { heif.heif_image_handle_release(handle) } }
         if let thumbnailSide, let handle {
             var thumbnail: OpaquePointer?
             try check(
-                heif_context_encode_thumbnail(context, image, handle, encoder, encoding, Int32(thumbnailSide), &thumbnail),
+                heif.heif_context_encode_thumbnail(context, image, handle, encoder, encoding, Int32(thumbnailSide), &thumbnail),
                 "encoding a thumbnail")
-            if let thumbnail { heif_image_handle_release(thumbnail) }
+            if let thumbnail { heif.heif_image_handle_release(thumbnail) }
         }
         return try write(context)
     }
@@ -71,17 +71,17 @@ enum HEIFEncoder {
         let opaque = pixels.isOpaque
         var created: OpaquePointer?
         try check(
-            heif_image_create(
+            heif.heif_image_create(
                 Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
                 opaque ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA, &created),
             "creating a \(pixels.size) image")
         guard let image = created else { throw WebImageError(.encodingFailed, "libheif created no image") }
         do {
             try check(
-                heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width), Int32(pixels.height), 8),
+                heif.heif_image_add_plane(image, heif_channel_interleaved, Int32(pixels.width), Int32(pixels.height), 8),
                 "adding the RGB plane")
             var stride: Int32 = 0
-            guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            guard let plane = heif.heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
                 throw WebImageError(.encodingFailed, "libheif gave no RGB plane")
             }
             let channels = opaque ? 3 : 4
@@ -97,7 +97,7 @@ enum HEIFEncoder {
             }
             return image
         } catch {
-            heif_image_release(image)
+            heif.heif_image_release(image)
             throw error
         }
     }
@@ -113,7 +113,7 @@ enum HEIFEncoder {
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
         })
         try withExtendedLifetime(sink) {
-            try check(heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque()), "writing the file")
+            try check(heif.heif_context_write(context, &writer, Unmanaged.passUnretained(sink).toOpaque()), "writing the file")
         }
         guard !sink.data.isEmpty else { throw WebImageError(.encodingFailed, "libheif wrote no data") }
         return sink.data

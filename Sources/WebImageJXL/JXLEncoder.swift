@@ -30,9 +30,9 @@ enum JXLEncoder {
                 let frame = try animation.frame(at: index)
                 let pixels = frame.pixels.size == canvas ? frame.pixels : Resampler.resample(frame.pixels, to: canvas)
                 var header = JxlFrameHeader()
-                JxlEncoderInitFrameHeader(&header)
+                jxl.JxlEncoderInitFrameHeader(&header)
                 header.duration = milliseconds(frame.duration)
-                guard JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else {
+                guard jxl.JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else {
                     throw failure(encoder, "setting frame \(index)'s header")
                 }
                 try add(pixels.unpremultiplied(), alpha: true, to: settings, encoder: encoder)
@@ -55,13 +55,13 @@ enum JXLEncoder {
         guard size.width > 0, size.height > 0, size.width <= maxDimension, size.height <= maxDimension else {
             throw WebImageError(.encodingFailed, "JPEG XL cannot store a \(size) image (1…\(maxDimension) pixels per side)")
         }
-        guard let encoder = JxlEncoderCreate(nil) else {
+        guard let encoder = try JXLLibrary.require().JxlEncoderCreate(nil) else {
             throw WebImageError(.encodingFailed, "libjxl could not create an encoder")
         }
-        defer { JxlEncoderDestroy(encoder) }
+        defer { jxl.JxlEncoderDestroy(encoder) }
 
         var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
+        jxl.JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(size.width)
         info.ysize = UInt32(size.height)
         info.bits_per_sample = 8
@@ -80,25 +80,25 @@ enum JXLEncoder {
             info.animation.tps_denominator = 1
             info.animation.num_loops = UInt32(clamping: max(0, loopCount))
         }
-        guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else {
+        guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else {
             throw failure(encoder, "setting the basic info")
         }
         var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, JXL_FALSE)
-        guard JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+        jxl.JxlColorEncodingSetToSRGB(&color, JXL_FALSE)
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
             throw failure(encoder, "setting the colour encoding")
         }
-        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+        guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw failure(encoder, "creating the frame settings")
         }
         let configured =
             options.lossless
-            ? JxlEncoderSetFrameLossless(settings, JXL_TRUE)
-            : JxlEncoderSetFrameDistance(settings, JXLCoder.distance(forQuality: options.quality))
+            ? jxl.JxlEncoderSetFrameLossless(settings, JXL_TRUE)
+            : jxl.JxlEncoderSetFrameDistance(settings, JXLCoder.distance(forQuality: options.quality))
         guard configured == JXL_ENC_SUCCESS else { throw failure(encoder, "setting the quality") }
 
         try addFrames(encoder, settings)
-        JxlEncoderCloseInput(encoder)
+        jxl.JxlEncoderCloseInput(encoder)
         return try drain(encoder)
     }
 
@@ -121,7 +121,7 @@ enum JXLEncoder {
                 initialized = count * 3
             }
         }
-        let status = samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+        let status = samples.withUnsafeBytes { jxl.JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
         guard status == JXL_ENC_SUCCESS else { throw failure(encoder, "adding a frame") }
     }
 
@@ -133,7 +133,7 @@ enum JXLEncoder {
             let status: JxlEncoderStatus = output.withUnsafeMutableBufferPointer { buffer in
                 var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress.map { $0 + written }
                 var available = buffer.count - written
-                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                let status = jxl.JxlEncoderProcessOutput(encoder, &next, &available)
                 written = buffer.count - available
                 return status
             }
@@ -149,6 +149,6 @@ enum JXLEncoder {
     }
 
     private static func failure(_ encoder: OpaquePointer, _ stage: String) -> WebImageError {
-        WebImageError(.encodingFailed, "libjxl failed \(stage) (error \(JxlEncoderGetError(encoder).rawValue))")
+        WebImageError(.encodingFailed, "libjxl failed \(stage) (error \(jxl.JxlEncoderGetError(encoder).rawValue))")
     }
 }

@@ -21,7 +21,7 @@ final class JXLStream {
     /// A decoder over `bytes`; with `wantsPixels` false it walks frame headers without decoding
     /// any pixels (counting frames and durations).
     init(bytes: OwnedBytes, wantsPixels: Bool) throws {
-        guard let decoder = JxlDecoderCreate(nil) else {
+        guard let decoder = try JXLLibrary.require().JxlDecoderCreate(nil) else {
             throw WebImageError(.decodingFailed, "libjxl could not create a decoder")
         }
         self.bytes = bytes
@@ -29,40 +29,40 @@ final class JXLStream {
         self.wantsPixels = wantsPixels
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue
         if wantsPixels { events |= JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue }
-        guard JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
-            JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
-            JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS
+        guard jxl.JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
+            jxl.JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
+            jxl.JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS
         else {
-            JxlDecoderDestroy(decoder)
+            jxl.JxlDecoderDestroy(decoder)
             throw WebImageError(.decodingFailed, "libjxl rejected the decoder settings")
         }
         try giveInput()
     }
 
-    deinit { JxlDecoderDestroy(decoder) }
+    deinit { jxl.JxlDecoderDestroy(decoder) }
 
     private func giveInput() throws {
         let base = bytes.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        guard JxlDecoderSetInput(decoder, base, bytes.buffer.count) == JXL_DEC_SUCCESS else {
+        guard jxl.JxlDecoderSetInput(decoder, base, bytes.buffer.count) == JXL_DEC_SUCCESS else {
             throw WebImageError(.decodingFailed, "libjxl refused the input")
         }
-        JxlDecoderCloseInput(decoder)
+        jxl.JxlDecoderCloseInput(decoder)
     }
 
     /// Skips the next `count` frames without emitting them. Call after ``readInfo()``: libjxl 0.7
     /// loses a skip requested before the basic info.
     func skipFrames(_ count: Int) {
-        if count > 0 { JxlDecoderSkipFrames(decoder, count) }
+        if count > 0 { jxl.JxlDecoderSkipFrames(decoder, count) }
     }
 
     /// Runs the decoder to the next event this type stops at.
     private func process() throws -> JxlDecoderStatus {
         while true {
-            let status = JxlDecoderProcessInput(decoder)
+            let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
                 var basic = JxlBasicInfo()
-                guard JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
+                guard jxl.JxlDecoderGetBasicInfo(decoder, &basic) == JXL_DEC_SUCCESS else {
                     throw WebImageError.badData("JPEG XL basic info is unreadable")
                 }
                 info = basic
@@ -70,8 +70,8 @@ final class JXLStream {
             case JXL_DEC_COLOR_ENCODING:
                 // Only XYB (lossy) images let the decoder choose; others keep their own space.
                 var srgb = JxlColorEncoding()
-                JxlColorEncodingSetToSRGB(&srgb, (info?.num_color_channels ?? 3) == 1 ? JXL_TRUE : JXL_FALSE)
-                _ = JxlDecoderSetPreferredColorProfile(decoder, &srgb)
+                jxl.JxlColorEncodingSetToSRGB(&srgb, (info?.num_color_channels ?? 3) == 1 ? JXL_TRUE : JXL_FALSE)
+                _ = jxl.JxlDecoderSetPreferredColorProfile(decoder, &srgb)
             case JXL_DEC_ERROR:
                 throw WebImageError.badData("JPEG XL data is corrupt (libjxl failed to decode it)")
             case JXL_DEC_NEED_MORE_INPUT:
@@ -99,7 +99,7 @@ final class JXLStream {
             switch status {
             case JXL_DEC_FRAME:
                 var header = JxlFrameHeader()
-                guard JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
+                guard jxl.JxlDecoderGetFrameHeader(decoder, &header) == JXL_DEC_SUCCESS else {
                     throw WebImageError.badData("JPEG XL frame header is unreadable")
                 }
                 return header
@@ -111,7 +111,7 @@ final class JXLStream {
                 continue  // the end of a frame that was not asked for
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 // A frame whose header was read but not decoded: skip its pixels.
-                JxlDecoderSkipCurrentFrame(decoder)
+                _ = jxl.JxlDecoderSkipCurrentFrame(decoder)
             default:
                 throw WebImageError(.decodingFailed, "libjxl stopped with status \(status.rawValue)")
             }
@@ -129,14 +129,14 @@ final class JXLStream {
             throw WebImageError.badData("JPEG XL frame has no image data (status \(status.rawValue))")
         }
         var needed = 0
-        guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
+        guard jxl.JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
             needed == size.rgbaByteCount
         else {
             throw WebImageError(.decodingFailed, "libjxl asks for \(needed) bytes for a \(size) RGBA canvas")
         }
         return try PixelBuffer(width: size.width, height: size.height, alphaMode: .straight, maxPixelCount: maxPixelCount) {
             out in
-            guard JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, out.count) == JXL_DEC_SUCCESS else {
+            guard jxl.JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, out.count) == JXL_DEC_SUCCESS else {
                 throw WebImageError(.decodingFailed, "libjxl refused the output buffer")
             }
             // The decoder writes into `out` only until FULL_IMAGE, reached inside this closure.

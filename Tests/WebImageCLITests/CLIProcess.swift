@@ -35,7 +35,8 @@ enum CLI {
     /// Starts `webimage arguments…` in `directory` with pipes for its streams (or `standardError`
     /// for standard error, e.g. a pseudo-terminal).
     static func start(
-        _ arguments: [String], in directory: URL, stdin: String? = nil, standardError: FileHandle? = nil
+        _ arguments: [String], in directory: URL, stdin: String? = nil, standardError: FileHandle? = nil,
+        environment extra: [String: String] = [:]
     ) throws -> RunningCLI {
         let process = Process()
         process.executableURL = try executable()
@@ -43,6 +44,7 @@ enum CLI {
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("xdg-cache").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let output = Pipe()
         let error = Pipe()
@@ -58,8 +60,10 @@ enum CLI {
     }
 
     /// Runs `webimage arguments…` in `directory` to the end.
-    static func run(_ arguments: [String], in directory: URL, stdin: String? = nil) async throws -> CLIRun {
-        try await start(arguments, in: directory, stdin: stdin).finish()
+    static func run(
+        _ arguments: [String], in directory: URL, stdin: String? = nil, environment: [String: String] = [:]
+    ) async throws -> CLIRun {
+        try await start(arguments, in: directory, stdin: stdin, environment: environment).finish()
     }
 }
 

@@ -1,4 +1,0 @@
-#ifndef CAVIF_SHIM_H
-#define CAVIF_SHIM_H
-#include <avif/avif.h>
-#endif

@@ -1,5 +1,0 @@
-#ifndef CJXL_SHIM_H
-#define CJXL_SHIM_H
-#include <jxl/decode.h>
-#include <jxl/encode.h>
-#endif
