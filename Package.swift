@@ -81,12 +81,16 @@ let package = Package(
             name: "CTIFF", path: "Sources/C/CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/C/CTIFFShim"),
-        // librsvg's headers need GLib's, cairo's and gdk-pixbuf's include paths, so CSVG keeps
-        // pkg-config; SwiftPM drops gio's `-pthread` from it with a warning (harmless: glibc needs no flag).
+        // librsvg is loaded on first use too. Its headers need GLib's, cairo's and gdk-pixbuf's
+        // include paths, which only pkg-config knows, and pkg-config's link flags would map it at
+        // start; so the shim declares the few functions it calls itself, and CSVG (pkg-config, the
+        // real headers) is used only by CSVGABICheck, built with the SVG tests, which compares the
+        // two. SwiftPM drops gio's `-pthread` from CSVG with a warning (harmless: glibc needs no flag).
         .systemLibrary(
             name: "CSVG", path: "Sources/C/CSVG", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
-        .target(name: "CSVGShim", dependencies: ["CSVG"], path: "Sources/C/CSVGShim"),
+        .target(name: "CSVGShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CSVGShim"),
+        .target(name: "CSVGABICheck", dependencies: ["CSVG", "CSVGShim"], path: "Tests/CSVGABICheck"),
         // AVIF and HEIF/HEIC (issue 13): libavif, libheif, loaded on first use like libjxl.
         .target(name: "CAVIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CAVIF"),
         .target(name: "CHEIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CHEIF"),
@@ -235,7 +239,7 @@ let package = Package(
         .testTarget(name: "WebImageJXLTests", dependencies: ["WebImageJXL", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageTIFFTests", dependencies: ["WebImageTIFF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "WebImageSVGTests", dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting"],
+            name: "WebImageSVGTests", dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting", "CSVGABICheck"],
             swiftSettings: swiftSettings),
         .testTarget(name: "WebImageAVIFTests", dependencies: ["WebImageAVIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),

@@ -3,7 +3,7 @@ import Testing
 import WebImageCodecs
 import WebImageTesting
 
-/// The codec libraries behind AVIF, HEIF and JPEG XL are loaded on first use, not at start: glibc's
+/// The codec libraries behind AVIF, HEIF, JPEG XL and SVG are loaded on first use, not at start: glibc's
 /// loader names every library it maps when `LD_DEBUG=files` is set.
 @Suite("Codec libraries load on first use", .timeLimit(.minutes(3)))
 struct StartupLibrariesTests {
@@ -26,7 +26,7 @@ struct StartupLibrariesTests {
                 let (run, libraries) = try await Self.librariesLoaded(by: ["convert", "a.png", "b.jpg"], in: directory)
                 #expect(run.status == 0, "\(run.stderr.suffix(2000))")
                 #expect(libraries.contains { $0.hasPrefix("libjpeg") }, "the loader's report is read: \(libraries)")
-                for lazy in ["libavif", "libheif", "libjxl"] {
+                for lazy in ["libavif", "libheif", "libjxl", "librsvg", "libcairo", "libglib"] {
                     #expect(!libraries.contains { $0.hasPrefix(lazy) }, "\(lazy) mapped at start: \(libraries)")
                 }
             }
@@ -46,6 +46,20 @@ struct StartupLibrariesTests {
                 #expect(libraries.contains { $0.hasPrefix(library) }, "\(library) not loaded: \(libraries)")
                 let decoded = try coders.decode(Data(contentsOf: directory.appendingPathComponent(output)))
                 #expect(decoded.pixelSize == source.size)
+            }
+        #endif
+    }
+
+    @Test func readingAnSVGLoadsLibrsvgThen() async throws {
+        #if os(Linux)
+            try await withTemporaryDirectory { directory in
+                try Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"24\" height=\"12\"/>".utf8)
+                    .write(to: directory.appendingPathComponent("a.svg"))
+                let (run, libraries) = try await Self.librariesLoaded(by: ["convert", "a.svg", "b.png"], in: directory)
+                #expect(run.status == 0, "\(run.stderr.suffix(2000))")
+                #expect(libraries.contains { $0.hasPrefix("librsvg") }, "librsvg not loaded: \(libraries)")
+                let decoded = try ImageCodersManager.standard().decode(Data(contentsOf: directory.appendingPathComponent("b.png")))
+                #expect(decoded.pixelSize == PixelSize(width: 24, height: 12))
             }
         #endif
     }
