@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
+        .library(name: "WebImageHTTPCookies", targets: ["WebImageHTTPCookies"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
         .library(name: "WebImageTesting", targets: ["WebImageTesting"]),
         .library(name: "WebImageKit", targets: ["WebImageKit"]),
@@ -145,11 +146,20 @@ let package = Package(
         // MARK: Shipped test kit.
         .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
 
+        // MARK: Foundation's HTTPCookieStorage as the HTTP loader's cookie store. On Linux it lives in
+        // FoundationNetworking, which maps libcurl and ~25 libraries at start: only programs that
+        // handle cookies link it (the webimage tool does not).
+        .target(name: "WebImageHTTPCookies", dependencies: ["WebImage"], swiftSettings: swiftSettings),
+
         // MARK: HTTP loader on AsyncHTTPClient, and its loopback test server (NIO stays out of the core).
         .target(
             name: "WebImageHTTP",
             dependencies: [
                 "WebImage",
+                // The default cookie store on Apple platforms; Linux programs opt in (see WebImageHTTPCookies).
+                .target(
+                    name: "WebImageHTTPCookies",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -258,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "WebImageHTTPTests",
             dependencies: [
-                "WebImageHTTP", "WebImageHTTPTesting",
+                "WebImageHTTP", "WebImageHTTPTesting", "WebImageHTTPCookies",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -268,7 +278,7 @@ let package = Package(
         .testTarget(
             name: "WebImageManagerTests",
             dependencies: [
-                "WebImageKit", "WebImageHTTPTesting", "WebImageTesting",
+                "WebImageKit", "WebImageHTTPTesting", "WebImageTesting", "WebImageHTTPCookies",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),

@@ -1,17 +1,12 @@
 import Foundation
 import WebImage
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Cookies for ``ImageLoad/Request/handlesCookies``, through Foundation's `HTTPCookieStorage`
-/// (AsyncHTTPClient keeps none).
+/// Cookies for ``ImageLoad/Request/handlesCookies``, through the configuration's
+/// ``HTTPImageLoaderConfiguration/cookieStorage`` (AsyncHTTPClient keeps none).
 extension HTTPImageLoader {
-    /// `headers` with the storage's cookies for `url` added to any `Cookie` header already there.
+    /// `headers` with the store's cookies for `url` added to any `Cookie` header already there.
     func addingCookies(to headers: ImageLoad.Headers, for url: URL) -> ImageLoad.Headers {
-        let cookies = configuration.cookieStorage.cookies(for: url) ?? []
-        guard let stored = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !stored.isEmpty else {
+        guard let store = cookieStore(), let stored = store.cookieHeader(for: url), !stored.isEmpty else {
             return headers
         }
         var result = headers
@@ -24,12 +19,21 @@ extension HTTPImageLoader {
     }
 
     /// Stores the `Set-Cookie` fields of one response (a redirect hop's or the final one's) for
-    /// the URL that answered. `mainDocumentURL` is the image URL, for storages whose policy
-    /// accepts only cookies from the main document's domain.
+    /// the URL that answered. `mainDocumentURL` is the image URL.
     func storeCookies(_ setCookies: [String], for url: URL, mainDocumentURL: URL) {
-        guard !setCookies.isEmpty else { return }
-        // One field at a time: joined with commas, an `Expires` date's comma would split a cookie.
-        let cookies = setCookies.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
-        if !cookies.isEmpty { configuration.cookieStorage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL) }
+        guard !setCookies.isEmpty, let store = cookieStore() else { return }
+        store.storeCookies(fromSetCookieFields: setCookies, for: url, mainDocumentURL: mainDocumentURL)
+    }
+
+    /// The configured store; without one, a warning (once per loader) that cookies are neither
+    /// sent nor stored.
+    private func cookieStore() -> (any HTTPCookieStoring)? {
+        if let store = configuration.cookieStorage { return store }
+        if !warnedAboutMissingCookieStore.exchange(true, ordering: .relaxed) {
+            configuration.logger.warning(
+                "[WebImage] a request handles cookies but the loader has no cookieStorage: none are sent or stored (import WebImageHTTPCookies and set HTTPImageLoaderConfiguration.cookieStorage, e.g. to HTTPCookieStorage.shared)"
+            )
+        }
+        return nil
     }
 }

@@ -43,6 +43,8 @@ public final class HTTPImageLoader: ImageLoading {
     let ownsClient: Bool
     let state: Mutex<LoaderState>
     let broadcaster = EventBroadcaster<HTTPDownloadEvent>()
+    /// Set once the missing-cookie-store warning has been logged.
+    let warnedAboutMissingCookieStore = Atomic<Bool>(false)
 
     /// A loader with its own AsyncHTTPClient client built from `configuration`.
     public init(configuration: HTTPImageLoaderConfiguration = HTTPImageLoaderConfiguration()) {

@@ -2,8 +2,8 @@ public import Foundation
 public import Logging
 public import WebImage
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
+#if canImport(Darwin)
+    import WebImageHTTPCookies
 #endif
 
 /// Settings of an ``HTTPImageLoader`` (SDWebImage's `SDWebImageDownloaderConfig`); every field is
@@ -104,15 +104,26 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var blockingPolicy = FailedURLBlockingPolicy.standard
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
-    /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies (default
-    /// `HTTPCookieStorage.shared`, looked up only when such a request runs: on Linux the shared
-    /// storage persists cookies under `~/.local/share`). Tests can set an in-memory storage such
-    /// as `URLSessionConfiguration.ephemeral.httpCookieStorage`.
-    public var cookieStorage: HTTPCookieStorage {
-        get { customCookieStorage ?? .shared }
+    /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies.
+    ///
+    /// Default: `HTTPCookieStorage.shared` on Apple platforms; none on Linux, where Foundation's
+    /// cookie storage lives in FoundationNetworking (libcurl and its ~25 libraries, mapped at start
+    /// by any program that links it). There, `import WebImageHTTPCookies` and set
+    /// `HTTPCookieStorage.shared` (it persists cookies under `~/.local/share`) or an in-memory
+    /// storage such as `URLSessionConfiguration.ephemeral.httpCookieStorage`. Without a store,
+    /// such requests send and store no cookies, and the loader logs one warning.
+    public var cookieStorage: (any HTTPCookieStoring)? {
+        get {
+            if let customCookieStorage { return customCookieStorage }
+            #if canImport(Darwin)
+                return HTTPCookieStorage.shared
+            #else
+                return nil
+            #endif
+        }
         set { customCookieStorage = newValue }
     }
-    private var customCookieStorage: HTTPCookieStorage?
+    private var customCookieStorage: (any HTTPCookieStoring)?
 
     /// The defaults.
     public init() {}

@@ -3,6 +3,8 @@ import Testing
 import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
+import WebImageHTTPCookies
+import Logging
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -32,6 +34,29 @@ struct HTTPCookieTests {
             _ = try await loader.load(request).result()
             #expect(storage.cookies(for: server.url("/login")) ?? [] == [])
         }
+    }
+
+    @Test func withoutAStoreNoCookieIsSentOrKeptAndTheLoaderWarnsOnce() async throws {
+        let lines = LockedValues()
+        var logger = Logger(label: "test.cookies") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .warning
+        try await withServerAndLoader({ $0.cookieStorage = nil; $0.logger = logger }) { server, loader in
+            server.route("/login", response: .ok(testBytes(10), headers: [("Set-Cookie", "session=abc; Path=/")]))
+            server.route("/a.png", response: .ok(testBytes(100)))
+            _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/login")))).result()
+            _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/a.png")))).result()
+            #expect(server.log.requests.map { $0.header("Cookie") } == [nil, nil])
+        }
+        let warnings = lines.values.filter { $0.contains("no cookieStorage") }
+        #expect(warnings.count == 1, "\(lines.values)")
+    }
+
+    @Test func theDefaultStoreIsSharedOnApplePlatformsAndNoneOnLinux() {
+        #if canImport(Darwin)
+            #expect(HTTPImageLoaderConfiguration().cookieStorage === HTTPCookieStorage.shared)
+        #else
+            #expect(HTTPImageLoaderConfiguration().cookieStorage == nil)
+        #endif
     }
 
     @Test func aCookieSetByOneResponseIsSentOnlyWithFlaggedRequests() async throws {

@@ -3,6 +3,7 @@ import Testing
 import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
+import WebImageHTTPCookies
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,6 +3,7 @@ import Testing
 import WebImageHTTPTesting
 import WebImageKit
 import WebImageTesting
+import WebImageHTTPCookies
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

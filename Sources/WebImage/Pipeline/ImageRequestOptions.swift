@@ -29,8 +29,9 @@ extension ImageRequest {
         /// Deliver the cached image, then revalidate it with the stored HTTP validators.
         public static let refreshCached = Options(rawValue: 1 << 4)
         /// Send and store cookies: the download's ``ImageLoad/Request/handlesCookies``. The HTTP
-        /// loader then sends the `Cookie` header from its configuration's `cookieStorage`
-        /// (`HTTPCookieStorage.shared` by default) and stores every `Set-Cookie` it receives,
+        /// loader then sends the `Cookie` header from its configuration's `cookieStorage` (an
+        /// ``HTTPCookieStoring``: `HTTPCookieStorage.shared` by default on Apple platforms, set it
+        /// from `WebImageHTTPCookies` on Linux) and stores every `Set-Cookie` it receives,
         /// redirects included. Part of the fetch key: never shares a download with a request
         /// without it.
         public static let handleCookies = Options(rawValue: 1 << 5)
