@@ -43,14 +43,25 @@ final class GIFAnimatedSource: AnimatedImageSource {
         }
         let pixels = try playback.withLock { playback -> PixelBuffer in
             decoded.add(try renderer.advance(&playback, to: index), ordering: .relaxed)
-            guard let canvas = playback.canvas?.buffer else {
+            guard let canvas = playback.sharedCanvas() else {
                 throw WebImageError(.decodingFailed, "GIF frame \(index) missing")
             }
-            // A full-size frame is a copy in pooled storage: the canvas stays unshared and the next
-            // frame is drawn on it in place (sharing it made that draw copy the canvas into a fresh
-            // allocation). A resampled frame is new pixels anyway.
-            return output.shape(canvas.size == output.size ? canvas.copied(storage: .shared) : canvas)
+            // A full-size frame shares the canvas (as a CGImage snapshot of a bitmap context does);
+            // the next draw copies the canvas into pooled storage first (GIFRenderer.advance), so
+            // whoever shows this frame keeps it. A resampled or converted frame is new pixels.
+            let shaped = output.shape(canvas)
+            if !shaped.sharesStorage(with: canvas) { playback.canvasIsShared = false }
+            return shaped
         }
         return AnimationFrame(pixels: pixels, duration: duration(at: index))
+    }
+}
+
+extension PixelBuffer {
+    /// Whether both buffers use the same storage (a copy of the other not yet written).
+    func sharesStorage(with other: PixelBuffer) -> Bool {
+        bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
     }
 }

@@ -34,7 +34,13 @@ struct GIFCanvas {
                 r: UInt8(truncatingIfNeeded: word), g: UInt8(truncatingIfNeeded: word >> 8),
                 b: UInt8(truncatingIfNeeded: word >> 16))
         }
-        pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, fill: fill).bytes
+        // Pooled storage: a player looping over the GIF starts a canvas per loop, and the last
+        // loop's canvas goes back to the pool once its frame is no longer shown.
+        let pattern = (UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24).littleEndian
+        pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, storage: .shared) { out in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            for offset in stride(from: 0, to: raw.count, by: 4) { raw.storeBytes(of: pattern, toByteOffset: offset, as: UInt32.self) }
+        }.bytes
     }
 
     /// The part of `rect` inside the canvas (may be empty).
@@ -173,7 +179,13 @@ struct GIFCanvas {
         return out
     }
 
-    /// The canvas as a straight-alpha buffer.
+    /// Moves the canvas into a copy in `pool`'s storage, leaving the old storage to the images that
+    /// share it (see ``GIFPlayback/canvasIsShared``).
+    mutating func detach(storage pool: PixelStoragePool) {
+        pixels = buffer.copied(storage: pool).bytes
+    }
+
+    /// The canvas as a straight-alpha buffer (sharing its storage until either is written).
     var buffer: PixelBuffer {
         PixelBuffer(width: width, height: height, alphaMode: .straight, bytes: pixels)
     }

@@ -97,9 +97,9 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     func currentImage() throws -> Image? {
         guard let container else { return nil }
         let pixels: PixelBuffer
-        if let canvas = playback.canvas, canvas.drawnFrames > shownFrames {
-            shownFrames = canvas.drawnFrames
-            pixels = canvas.buffer
+        if let drawn = playback.canvas?.drawnFrames, drawn > shownFrames, let canvas = playback.sharedCanvas() {
+            shownFrames = drawn
+            pixels = canvas
         } else if playback.canvas == nil, let record = partialFirstFrame,
             let partial = try partialFirstFrameCanvas(record, container: container)
         {

@@ -13,7 +13,8 @@ import WebImageTesting
 ///
 ///     webimage-player-probe SECONDS BUDGET_MB FRAME_MS [STORAGE_MB]
 ///
-/// Generates a 100-frame 500×500 GIF (each frame 1,000,000 bytes decoded), decodes it, returns
+/// Warms the runtime up on a tiny animation, generates a 100-frame 500×500 GIF (each frame
+/// 1,000,000 bytes decoded), decodes it, returns
 /// freed heap memory to the system (`malloc_trim`), notes the anonymous resident memory, then plays the GIF
 /// with `AnimatedImagePlayer` at 1× on the real clock for SECONDS with a frame pool of BUDGET_MB
 /// (and a storage pool of STORAGE_MB, the default when absent). It prints one line:
@@ -33,6 +34,10 @@ struct PlayerProbe {
         let frameTime = arguments.count > 2 ? Double(arguments[2]) ?? 20 : 20
         if arguments.count > 3, let storage = Int(arguments[3]) { PixelStoragePool.shared.budget = storage << 20 }
         AnimatedFramePool.shared.budget = budget
+
+        // The Swift concurrency runtime (its threads), the clock and malloc's small-object caches
+        // warm up on a tiny animation first: what is measured below is the player's own memory.
+        try await warmUp(frameDuration: frameTime / 1000)
 
         var image: Image? = try ImageCodersManager.standard().decode(try makeGIF(frameDuration: frameTime / 1000))
         guard let decoded = image, let player = AnimatedImagePlayer(image: decoded) else { exit(1) }
@@ -57,6 +62,21 @@ struct PlayerProbe {
                 + " evictions=\(pool.evictionCount) reused=\(storage.reuseCount) allocated=\(storage.allocationCount) shared=\(storage.sharedCount)"
                 + " storagePeak=\(storage.peakBytesHeld) peakRSS=\(peakRSS())")
         withExtendedLifetime(player) {}
+    }
+
+    /// Plays a 4-frame 8×8 GIF for 100 frames (a few hundred bytes of pixels).
+    static func warmUp(frameDuration: Double) async throws {
+        let source = PatternFrames(count: 4, side: 8, duration: frameDuration)
+        let gif = try ImageCodersManager.standard().encode(
+            Image(pixels: try source.frame(at: 0).pixels, animation: source), as: .gif, options: .init())
+        guard let player = AnimatedImagePlayer(image: try ImageCodersManager.standard().decode(gif)) else { exit(1) }
+        player.play()
+        var shown = 0
+        for await _ in player.frames {
+            shown += 1
+            if shown >= 100 { break }
+        }
+        player.stop()
     }
 
     /// 100 frames of a 216-colour pattern that moves 5 px per frame, encoded by our GIF encoder.
