@@ -39,7 +39,11 @@ struct GIFCanvas {
         let pattern = (UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24).littleEndian
         pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, storage: .shared) { out in
             let raw = UnsafeMutableRawBufferPointer(out)
-            for offset in stride(from: 0, to: raw.count, by: 4) { raw.storeBytes(of: pattern, toByteOffset: offset, as: UInt32.self) }
+            if pattern == 0 {
+                raw.initializeMemory(as: UInt8.self, repeating: 0)
+            } else {
+                for offset in stride(from: 0, to: raw.count, by: 4) { raw.storeBytes(of: pattern, toByteOffset: offset, as: UInt32.self) }
+            }
         }.bytes
     }
 
