@@ -1,37 +1,15 @@
 import CAVIF
 import WebImage
 
-/// libavif's functions, loaded on first use: the binary does not link libavif, so a process that
-/// never meets a AVIF file does not map it at start (README, "Start-up").
-///
-/// Every operation starts with a function reached through require(), which throws a typed
-/// error when the library is missing or of another version; the rest of the module then calls
-/// through `avif`.
+/// libavif's functions, loaded on first use: the binary does not link libavif (README, "Start-up
+/// time"). Every operation's first call goes through `require()`, which throws a typed error when
+/// libavif is missing or of another version; the rest of the operation calls through `avif`.
 enum AVIFLibrary {
-    /// The function table, or why libavif could not be loaded.
-    static let loaded: Result<Table, WebImageError> = {
-        var message = [CChar](repeating: 0, count: 512)
-        guard let table = webimage_avif_load(&message, message.count) else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(WebImageError(.unsupportedFormat, "libavif is not available: \(reason)"))
-        }
-        return .success(Table(functions: table.pointee))
-    }()
+    static let loaded = LoadedLibrary.load("libavif") { webimage_avif_load($0, $1) }
 
-    /// The functions, or a typed error when libavif cannot be loaded.
+    /// The functions, or `unsupportedFormat` when libavif cannot be loaded.
     static func require() throws(WebImageError) -> webimage_avif_api { try loaded.get().functions }
-
-    /// The loaded table (immutable function pointers into a library that is never unloaded).
-    struct Table: @unchecked Sendable {  // C function pointers, written once before publication
-        let functions: webimage_avif_api
-    }
 }
 
-/// libavif's functions, for code that runs after an operation's first call went through
-/// `AVIFLibrary.require()` (so the library is loaded).
-var avif: webimage_avif_api {
-    guard case .success(let table) = AVIFLibrary.loaded else {
-        preconditionFailure("libavif used before AVIFLibrary.require() succeeded")
-    }
-    return table.functions
-}
+/// libavif's functions, for calls after an operation's first one (through `AVIFLibrary.require()`).
+var avif: webimage_avif_api { AVIFLibrary.loaded.loadedFunctions() }
