@@ -30,6 +30,11 @@ extension FuzzTarget {
         case .png: try Self.pngSeeds()
         case .gif: try Self.gifSeeds()
         case .webp: try Self.webpSeeds()
+        case .avif: try Self.avifSeeds()
+        case .heif: try Self.heifSeeds()
+        case .jxl: try Self.jxlSeeds()
+        case .tiff: try Self.tiffSeeds()
+        case .svg: Self.svgSeeds
         case .coders:
             try [Self.jpegSeeds()[0], Self.pngSeeds()[0], Self.pngSeeds()[2], Self.gifSeeds()[1], Self.webpSeeds()[2]]
         case .dataURL: Self.dataURLSeeds
@@ -83,6 +88,46 @@ extension FuzzTarget {
             FuzzSeed(name: "animation-3.webp", data: try encode(ImageFixtures.animation(frames: 3), as: .webp)),
         ]
     }
+
+    private static func avifSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-20x14.avif", data: try encode(ImageFixtures.gradient(width: 20, height: 14), as: .avif, quality: 0.6)),
+            FuzzSeed(name: "translucent-16x9.avif", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .avif, quality: 0.6)),
+            FuzzSeed(name: "animation-3.avif", data: try encode(ImageFixtures.animation(frames: 3), as: .avif, quality: 0.5)),
+        ]
+    }
+
+    private static func heifSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-20x14.heic", data: try encode(ImageFixtures.gradient(width: 20, height: 14), as: .heic, quality: 0.6)),
+            FuzzSeed(name: "translucent-16x9.heic", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .heic, quality: 0.6)),
+            FuzzSeed(name: "gradient-64x48-thumbnail.heic", data: try HEIFCoder(embeddedThumbnailSide: 16).encode(
+                Image(pixels: ImageFixtures.gradient(width: 64, height: 48)), as: .heic,
+                options: ImageEncodingOptions(quality: 0.5))),
+        ]
+    }
+
+    private static func jxlSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-20x14.jxl", data: try encode(ImageFixtures.gradient(width: 20, height: 14), as: .jpegXL)),
+            FuzzSeed(name: "translucent-16x9-lossless.jxl", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .jpegXL, lossless: true)),
+            FuzzSeed(name: "animation-3.jxl", data: try encode(ImageFixtures.animation(frames: 3), as: .jpegXL)),
+        ]
+    }
+
+    private static func tiffSeeds() throws -> [FuzzSeed] {
+        [
+            FuzzSeed(name: "gradient-19x13.tif", data: try encode(ImageFixtures.gradient(width: 19, height: 13), as: .tiff)),
+            FuzzSeed(name: "translucent-16x9.tif", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .tiff)),
+            FuzzSeed(name: "pages-3.tif", data: try encode(ImageFixtures.animation(frames: 3), as: .tiff)),
+        ]
+    }
+
+    private static let svgSeeds: [FuzzSeed] = [
+        ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="12"><rect width="24" height="12" fill="#c03"/></svg>"##,
+        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 20"><circle cx="5" cy="10" r="4" fill="rgba(0,128,255,0.5)"/></svg>"##,
+        ##"<svg xmlns="http://www.w3.org/2000/svg" width="2in" height="1cm"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs><path d="M0 0 L100 20 L20 30 Z" fill="url(#g)"/><text x="2" y="30" font-size="8">Hi</text></svg>"##,
+    ].enumerated().map { FuzzSeed(name: "document-\($0.offset).svg", data: Data($0.element.utf8)) }
 
     private static let dataURLSeeds: [FuzzSeed] = [
         "data:image/gif;base64,R0lGODlhAQABAAAAACw=",

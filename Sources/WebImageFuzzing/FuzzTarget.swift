@@ -21,6 +21,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case gif
     /// `WebPCoder`, still and animated (libwebp, demux). The RIFF size is repaired first.
     case webp
+    /// `AVIFCoder` (libavif with its AV1 decoders), still and animated.
+    case avif
+    /// `HEIFCoder` (libheif with libde265), primary image and embedded thumbnails.
+    case heif
+    /// `JXLCoder` (libjxl), still and animated, bare codestream and container.
+    case jxl
+    /// `TIFFCoder` (libtiff through memory I/O), single and multi-page.
+    case tiff
+    /// `SVGCoder` (librsvg and cairo), rendered at its intrinsic size, as a thumbnail and scaled down.
+    case svg
     /// `ImageFormat.detect(in:)`, `ImageFormat.isAnimated(_:)` and the standard
     /// `ImageCodersManager`'s sniff-and-decode path, over any bytes.
     case coders
@@ -40,6 +50,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: DecoderExercise(decoder: PNGCoder()).run(InputRepair.pngCRCsRepaired(input))
         case .gif: DecoderExercise(decoder: GIFCoder()).run(input)
         case .webp: DecoderExercise(decoder: WebPCoder()).run(InputRepair.riffSizeRepaired(input))
+        case .avif: DecoderExercise(decoder: AVIFCoder()).run(input)
+        case .heif: DecoderExercise(decoder: HEIFCoder()).run(input)
+        case .jxl: DecoderExercise(decoder: JXLCoder()).run(input)
+        case .tiff: DecoderExercise(decoder: TIFFCoder()).run(input)
+        case .svg: DecoderExercise(decoder: SVGCoder()).run(input)
         case .coders: DecoderExercise(decoder: ImageCodersManager.standard(), sniffs: true).run(input)
         case .dataURL: DataURLExercise.run(input)
         }

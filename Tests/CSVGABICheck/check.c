@@ -6,7 +6,8 @@
 #include <gio/gio.h>
 #include <librsvg/rsvg.h>
 
-#include "webimage_librsvg_abi.h"
+/* The shim's private header, beside it (not in its public include directory). */
+#include "../../Sources/C/CSVGShim/webimage_librsvg_abi.h"
 
 /* Exactly the same function types (the opaque structs share the libraries' tags; an enum is
    compatible with the integer type the compiler gives it). */
