@@ -52,12 +52,14 @@ public struct HEIFCoder: ImageCoding {
 
     /// Decodes the primary image (or a large enough embedded thumbnail when a thumbnail is asked for).
     ///
-    /// Throws ``WebImageError/Code/tooLarge`` when the primary image's size exceeds
-    /// ``ImageDecodingOptions/maxPixelCount`` (read from the container before anything is decoded),
+    /// Throws ``WebImageError/Code/tooLarge`` when the primary image's size, or the canvas a grid
+    /// or overlay item declares, exceeds ``ImageDecodingOptions/maxPixelCount`` (read from the
+    /// container before anything is decoded),
     /// and ``WebImageError/Code/badImageData`` for corrupt or truncated data.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         let format = ImageFormat.detect(in: data) == .heif ? ImageFormat.heif : .heic
         return try data.withUnsafeBytes { bytes in
+            try HEIFDerivedImages.checkPixelLimit(bytes, maxPixelCount: options.maxPixelCount)
             let context = try HEIFContext(bytes: bytes)
             let primary = try context.primaryImage()
             let size = primary.size

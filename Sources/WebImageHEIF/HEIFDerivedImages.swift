@@ -1,0 +1,177 @@
+import WebImage
+
+/// The canvas sizes that a HEIF file's derived images declare in their own descriptors, read
+/// before libheif decodes anything.
+///
+/// A `grid` or `iovl` (overlay) item's descriptor (ISO/IEC 23008-12, 6.6.2) states the size of
+/// the canvas libheif allocates for it, independently of the item's `ispe` property, which is
+/// what libheif 1.15 reports as the image's size. A 919-byte file whose grid descriptor says
+/// 19,813 × 27,974 behind an `ispe` of 64 × 64 made libheif allocate 2.2 GB (found by the `heif`
+/// fuzz target). Every derived item is checked, the primary image's and its thumbnails' alike.
+/// Structures this walk does not understand are left to libheif, which reports them.
+enum HEIFDerivedImages {
+    /// Throws `tooLarge` when a grid or overlay descriptor declares a canvas over `maxPixelCount`.
+    static func checkPixelLimit(_ bytes: UnsafeRawBufferPointer, maxPixelCount: Int) throws {
+        for size in canvasSizes(bytes) where size.pixelCount > maxPixelCount {
+            throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: maxPixelCount)
+        }
+    }
+
+    /// The canvas size of every grid and overlay item whose descriptor could be read.
+    static func canvasSizes(_ bytes: UnsafeRawBufferPointer) -> [PixelSize] {
+        // `meta` is a full box: its children start after the version and flags.
+        guard let meta = BoxReader(bytes: bytes, start: 0, end: bytes.count).child("meta") else { return [] }
+        let boxes = BoxReader(bytes: bytes, start: meta.lowerBound + 4, end: meta.upperBound)
+        let derived = boxes.child("iinf").map { derivedItems(bytes, in: $0) } ?? [:]
+        guard !derived.isEmpty, let iloc = boxes.child("iloc") else { return [] }
+        let idat = boxes.child("idat")
+        return locations(bytes, in: iloc).compactMap { item -> PixelSize? in
+            guard let type = derived[item.id] else { return nil }
+            let base: Int
+            switch item.constructionMethod {
+            case 0: base = 0
+            case 1:
+                guard let idat else { return nil }
+                base = idat.lowerBound
+            default: return nil
+            }
+            let start = base + item.offset
+            guard item.offset >= 0, start >= 0, start < bytes.count else { return nil }
+            return descriptorSize(UnsafeRawBufferPointer(rebasing: bytes[start..<bytes.count]), type: type)
+        }
+    }
+
+    /// The output size in a `grid` (version, flags, rows − 1, columns − 1, width, height) or
+    /// `iovl` (version, flags, four 16-bit fill values, width, height) descriptor; 32-bit sizes
+    /// when bit 0 of the flags is set.
+    private static func descriptorSize(_ data: UnsafeRawBufferPointer, type: UInt32) -> PixelSize? {
+        guard data.count >= 2, data[0] == 0 else { return nil }
+        let wide = data[1] & 1 != 0
+        let offset = type == fourCC("grid") ? 4 : 10
+        guard let width = read(data, at: offset, bytes: wide ? 4 : 2),
+            let height = read(data, at: offset + (wide ? 4 : 2), bytes: wide ? 4 : 2)
+        else { return nil }
+        return PixelSize(width: width, height: height)
+    }
+
+    /// Item IDs of type `grid` or `iovl`, from the `infe` entries (versions 2 and 3) of `iinf`.
+    private static func derivedItems(_ bytes: UnsafeRawBufferPointer, in iinf: Range<Int>) -> [Int: UInt32] {
+        guard let version = read(bytes, at: iinf.lowerBound, bytes: 1) else { return [:] }
+        var entries = BoxReader(bytes: bytes, start: iinf.lowerBound + 4 + (version == 0 ? 2 : 4), end: iinf.upperBound)
+        var items: [Int: UInt32] = [:]
+        while let (type, body) = entries.next() {
+            guard type == fourCC("infe"), let infeVersion = read(bytes, at: body.lowerBound, bytes: 1), infeVersion >= 2 else {
+                continue
+            }
+            let idBytes = infeVersion == 2 ? 2 : 4
+            let at = body.lowerBound + 4
+            guard let id = read(bytes, at: at, bytes: idBytes),
+                let itemType = read(bytes, at: at + idBytes + 2, bytes: 4).map(UInt32.init),
+                at + idBytes + 6 <= body.upperBound
+            else { continue }
+            if itemType == fourCC("grid") || itemType == fourCC("iovl") { items[id] = itemType }
+        }
+        return items
+    }
+
+    /// Where an item's data starts: its construction method and the first extent's offset.
+    struct Location {
+        var id: Int
+        var constructionMethod: Int
+        var offset: Int
+    }
+
+    /// The `iloc` entries (versions 0 to 2), first extent only (a descriptor is a few bytes).
+    private static func locations(_ bytes: UnsafeRawBufferPointer, in iloc: Range<Int>) -> [Location] {
+        var reader = FieldReader(bytes: bytes, position: iloc.lowerBound, end: iloc.upperBound)
+        guard let version = reader.read(1), version <= 2, reader.read(3) != nil,
+            let sizes = reader.read(1), let more = reader.read(1)
+        else { return [] }
+        let offsetSize = sizes >> 4, lengthSize = sizes & 15, baseOffsetSize = more >> 4
+        let indexSize = version == 0 ? 0 : more & 15
+        guard let count = reader.read(version < 2 ? 2 : 4) else { return [] }
+        var locations: [Location] = []
+        for _ in 0..<min(count, 65_536) {
+            guard let id = reader.read(version < 2 ? 2 : 4) else { break }
+            var method = 0
+            if version >= 1 {
+                guard let field = reader.read(2) else { break }
+                method = field & 15
+            }
+            guard reader.read(2) != nil, let base = reader.read(baseOffsetSize), let extents = reader.read(2) else { break }
+            var first: Int?
+            for _ in 0..<extents {
+                guard reader.read(indexSize) != nil, let offset = reader.read(offsetSize), reader.read(lengthSize) != nil else {
+                    return locations
+                }
+                if first == nil { first = offset }
+            }
+            if let first, base <= Int.max / 2, first <= Int.max / 2 {
+                locations.append(Location(id: id, constructionMethod: method, offset: base + first))
+            }
+        }
+        return locations
+    }
+
+    /// A big-endian unsigned field of 1, 2, 4 or 8 bytes (0 bytes reads as 0), if it fits.
+    private static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int, bytes count: Int) -> Int? {
+        guard offset >= 0, count <= 8, offset <= bytes.count - count else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<count { value = value << 8 | UInt64(bytes[offset + index]) }
+        return value > UInt64(Int.max) ? nil : Int(value)
+    }
+
+    private static func fourCC(_ text: StaticString) -> UInt32 {
+        text.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
+    /// Consecutive big-endian fields.
+    private struct FieldReader {
+        let bytes: UnsafeRawBufferPointer
+        var position: Int
+        let end: Int
+
+        mutating func read(_ count: Int) -> Int? {
+            guard position + count <= end, let value = HEIFDerivedImages.read(bytes, at: position, bytes: count) else { return nil }
+            position += count
+            return value
+        }
+    }
+
+    /// The boxes of one level: 32-bit sizes, 64-bit `largesize`, and 0 (to the end).
+    private struct BoxReader {
+        let bytes: UnsafeRawBufferPointer
+        var start: Int
+        let end: Int
+
+        /// The next box's type and body (after its header).
+        mutating func next() -> (type: UInt32, body: Range<Int>)? {
+            guard start + 8 <= end, let size32 = HEIFDerivedImages.read(bytes, at: start, bytes: 4),
+                let type = HEIFDerivedImages.read(bytes, at: start + 4, bytes: 4)
+            else { return nil }
+            var header = 8
+            var size = size32
+            if size32 == 1 {
+                guard let large = HEIFDerivedImages.read(bytes, at: start + 8, bytes: 8) else { return nil }
+                size = large
+                header = 16
+            } else if size32 == 0 {
+                size = end - start
+            }
+            guard size >= header, size <= end - start else { return nil }
+            defer { start += size }
+            return (UInt32(type), start + header..<start + size)
+        }
+
+        /// The body of the first box of `type` at this level, searched from this reader's position
+        /// (a full box's version and flags included).
+        func child(_ type: StaticString) -> Range<Int>? {
+            let wanted = HEIFDerivedImages.fourCC(type)
+            var reader = self
+            while let box = reader.next() {
+                if box.type == wanted { return box.body }
+            }
+            return nil
+        }
+    }
+}
