@@ -28,7 +28,7 @@ enum JPEGEncoder {
         }
         defer { webimage_jpeg_free(output) }
         guard status == 0, let output else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(nulTerminated: message)
             throw WebImageError(.encodingFailed, "JPEG: " + (text.isEmpty ? "libjpeg failed" : text))
         }
         return Data(bytes: output, count: outputSize)

@@ -59,10 +59,3 @@ final class SVGDocument {
         }
     }
 }
-
-extension String {
-    /// The text before the first NUL of a C message buffer.
-    init(nulTerminated buffer: [CChar]) {
-        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}

@@ -77,10 +77,3 @@ final class TIFFFile {
         return (info, result)
     }
 }
-
-extension String {
-    /// The text before the first NUL of a C message buffer.
-    init(nulTerminated buffer: [CChar]) {
-        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}

@@ -15,7 +15,7 @@ package struct LoadedLibrary<Functions>: @unchecked Sendable {  // C function po
             buffer.baseAddress.flatMap { load($0, buffer.count) }
         }
         guard let table else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(nulTerminated: message)
             return .failure(WebImageError(.unsupportedFormat, "\(library) is not available: \(reason)"))
         }
         return .success(LoadedLibrary(functions: table.pointee))

@@ -82,7 +82,7 @@ package enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "?" }
-            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return String(nulTerminated: text)
         }
     }
 }
