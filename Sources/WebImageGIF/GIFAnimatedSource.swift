@@ -43,14 +43,14 @@ final class GIFAnimatedSource: AnimatedImageSource {
         }
         let pixels = try playback.withLock { playback -> PixelBuffer in
             decoded.add(try renderer.advance(&playback, to: index), ordering: .relaxed)
-            guard let canvas = playback.sharedCanvas() else {
+            guard let canvas = playback.canvas?.buffer else {
                 throw WebImageError(.decodingFailed, "GIF frame \(index) missing")
             }
             // A full-size frame shares the canvas (as a CGImage snapshot of a bitmap context does);
-            // the next draw copies the canvas into pooled storage first (GIFRenderer.advance), so
-            // whoever shows this frame keeps it. A resampled or converted frame is new pixels.
+            // the next draw copies the canvas into pooled storage first (GIFCanvas.draw), so whoever
+            // shows this frame keeps it. A resampled or converted frame is new pixels.
             let shaped = output.shape(canvas)
-            if !shaped.sharesStorage(with: canvas) { playback.canvasIsShared = false }
+            if shaped.sharesStorage(with: canvas) { playback.canvas?.isShared = true }
             return shaped
         }
         return AnimationFrame(pixels: pixels, duration: duration(at: index))

@@ -21,6 +21,10 @@ struct GIFCanvas {
     /// How many frames have been drawn.
     private(set) var drawnFrames = 0
     private var pendingDisposal: (disposal: GIFDisposal, rect: GIFRect, saved: [UInt8]?)?
+    /// Whether an image handed out may share ``pixels``. The next draw then works on a copy in
+    /// pooled storage, instead of its first write copying the canvas into a fresh allocation: a
+    /// player showing frame N while frame N + 1 is drawn holds two canvases, no more.
+    var isShared = false
 
     /// A canvas of `size` filled per the initial-fill rule for a GIF whose frame 0 is
     /// `firstRecord`, drawn with the colour table `firstColors` (see ``GIFIndexedFrame/colors``).
@@ -36,15 +40,7 @@ struct GIFCanvas {
         }
         // Pooled storage: a player looping over the GIF starts a canvas per loop, and the last
         // loop's canvas goes back to the pool once its frame is no longer shown.
-        let pattern = (UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24).littleEndian
-        pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, storage: .shared) { out in
-            let raw = UnsafeMutableRawBufferPointer(out)
-            if pattern == 0 {
-                raw.initializeMemory(as: UInt8.self, repeating: 0)
-            } else {
-                for offset in stride(from: 0, to: raw.count, by: 4) { raw.storeBytes(of: pattern, toByteOffset: offset, as: UInt32.self) }
-            }
-        }.bytes
+        pixels = PixelBuffer(width: width, height: height, alphaMode: .straight, storage: .shared, fill: fill).bytes
     }
 
     /// The part of `rect` inside the canvas (may be empty).
@@ -56,6 +52,11 @@ struct GIFCanvas {
 
     /// Applies the previous frame's disposal, then draws `frame` as described by `record`.
     mutating func draw(_ frame: GIFIndexedFrame, record: GIFFrameRecord) {
+        if isShared {
+            // The images sharing the old storage keep it; it goes back to the pool when they are gone.
+            pixels = buffer.copied(storage: .shared).bytes
+            isShared = false
+        }
         applyPendingDisposal()
         let area = clipped(GIFRect(x: record.rect.x, y: record.rect.y, width: frame.width, height: frame.height))
         let saved = record.disposal == .previous ? copy(area) : nil
@@ -183,10 +184,10 @@ struct GIFCanvas {
         return out
     }
 
-    /// Moves the canvas into a copy in `pool`'s storage, leaving the old storage to the images that
-    /// share it (see ``GIFPlayback/canvasIsShared``).
-    mutating func detach(storage pool: PixelStoragePool) {
-        pixels = buffer.copied(storage: pool).bytes
+    /// The canvas as a buffer sharing its storage (no copy), marked so that the next draw copies first.
+    mutating func sharedBuffer() -> PixelBuffer {
+        isShared = true
+        return buffer
     }
 
     /// The canvas as a straight-alpha buffer (sharing its storage until either is written).

@@ -17,7 +17,7 @@ enum GIFDecoder {
 
         var playback = GIFPlayback()
         try renderer.advance(&playback, to: 0)
-        guard let first = playback.sharedCanvas() else { throw WebImageError(.decodingFailed, "GIF frame 0 missing") }
+        guard let first = playback.canvas?.sharedBuffer() else { throw WebImageError(.decodingFailed, "GIF frame 0 missing") }
 
         var animation: GIFAnimatedSource?
         if animated {

@@ -97,7 +97,7 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     func currentImage() throws -> Image? {
         guard let container else { return nil }
         let pixels: PixelBuffer
-        if let drawn = playback.canvas?.drawnFrames, drawn > shownFrames, let canvas = playback.sharedCanvas() {
+        if let drawn = playback.canvas?.drawnFrames, drawn > shownFrames, let canvas = playback.canvas?.sharedBuffer() {
             shownFrames = drawn
             pixels = canvas
         } else if playback.canvas == nil, let record = partialFirstFrame,

@@ -5,17 +5,6 @@ import WebImage
 struct GIFPlayback {
     var canvas: GIFCanvas?
     var decoder: GIFFrameDecoder?
-    /// Whether an image handed out may share the canvas's storage. The next draw then works on a
-    /// copy in pooled storage, instead of its first write copying the canvas into a fresh
-    /// allocation: a player showing frame N while frame N + 1 is drawn holds two canvases, no more.
-    var canvasIsShared = false
-
-    /// The canvas as a buffer sharing its storage (no copy), marked so that the next draw copies first.
-    mutating func sharedCanvas() -> PixelBuffer? {
-        guard let canvas else { return nil }
-        canvasIsShared = true
-        return canvas.buffer
-    }
 }
 
 /// Composites the frames of one GIF file in order: the encoded bytes, their index and the limits.
@@ -30,12 +19,6 @@ struct GIFRenderer: Sendable {
     func advance(_ playback: inout GIFPlayback, to index: Int) throws -> Int {
         precondition(index >= 0 && index < container.frames.count, "GIF frame index out of range")
         if let current = playback.canvas, current.drawnFrames > index + 1 { playback.canvas = nil }
-        if playback.canvas == nil {
-            playback.canvasIsShared = false
-        } else if playback.canvasIsShared, let drawn = playback.canvas?.drawnFrames, drawn <= index {
-            playback.canvas?.detach(storage: .shared)
-            playback.canvasIsShared = false
-        }
         let decoder = playback.decoder ?? GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
         playback.decoder = decoder
         var decoded = 0

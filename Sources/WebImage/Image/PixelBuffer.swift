@@ -55,15 +55,24 @@ public struct PixelBuffer: Hashable, Sendable {
         if fill == .clear {
             bytes = [UInt8](repeating: 0, count: count * 4)
         } else {
-            // One 4-byte store per pixel: r, g, b, a in memory order on any byte order.
-            let pattern = (UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24).littleEndian
             bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
-                let raw = UnsafeMutableRawBufferPointer(buffer)
-                for i in 0..<count { raw.storeBytes(of: pattern, toByteOffset: i &* 4, as: UInt32.self) }
+                Self.fill(UnsafeMutableRawBufferPointer(buffer), with: fill)
                 initialized = count * 4
             }
         }
         self.init(width: width, height: height, alphaMode: alphaMode, bytes: bytes)
+    }
+
+    /// Writes `color` into every pixel of `raw` (whole pixels: `raw.count` is a multiple of 4): one
+    /// 4-byte store per pixel, r, g, b, a in memory order on any byte order; transparent black as
+    /// one `memset`.
+    package static func fill(_ raw: UnsafeMutableRawBufferPointer, with color: RGBA8) {
+        let pattern = (UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | UInt32(color.a) << 24).littleEndian
+        if pattern == 0 {
+            raw.initializeMemory(as: UInt8.self, repeating: 0)
+            return
+        }
+        for offset in stride(from: 0, to: raw.count, by: 4) { raw.storeBytes(of: pattern, toByteOffset: offset, as: UInt32.self) }
     }
 
     /// Creates a buffer by letting `body` write every byte of uninitialised storage.

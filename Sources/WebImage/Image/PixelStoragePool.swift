@@ -253,6 +253,13 @@ extension PixelBuffer {
         self.init(width: width, height: height, alphaMode: alphaMode, bytes: bytes)
     }
 
+    /// A buffer of one colour in storage from `pool` (a canvas that is drawn on and handed out).
+    package init(width: Int, height: Int, alphaMode: AlphaMode, storage pool: PixelStoragePool, fill: RGBA8) {
+        self.init(width: width, height: height, alphaMode: alphaMode, storage: pool) { out in
+            Self.fill(UnsafeMutableRawBufferPointer(out), with: fill)
+        }
+    }
+
     /// A copy of these pixels in storage from `pool`: the usual way to hand out a frame of a
     /// canvas that keeps being drawn on (the canvas stays unshared, so the next frame is drawn in
     /// place instead of copying the canvas on its first write).
