@@ -42,6 +42,13 @@ import WebImage
         #expect(error.message.contains("19813×27974"), "\(error)")
     }
 
+    @Test func theLargest32BitSizesAreTooLargeWithoutOverflow() throws {
+        let file = Self.derivedImageFile("grid", width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, wide: true)
+        #expect(file.withUnsafeBytes { HEIFDerivedImages.canvasSizes($0) } == [PixelSize(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)])
+        let error = try #require(throws: WebImageError.self) { try HEIFCoder().decode(file) }
+        #expect(error.code == .tooLarge, "\(error)")
+    }
+
     @Test func aDescriptorWithinTheLimitIsLeftToLibheif() throws {
         let file = Self.derivedImageFile("grid", width: 64, height: 48)
         #expect(file.withUnsafeBytes { HEIFDerivedImages.canvasSizes($0) } == [PixelSize(width: 64, height: 48)])
