@@ -49,9 +49,15 @@ import FoundationNetworking
             _ = try? coder.readHeader(Data(document.utf8))
         }
         // The server does log requests: a control request made here arrives.
-        // A long timeout: on a machine running every suite at once the default 60 s once ran out.
+        // Long timeouts: on a machine running every suite at once 60 s ran out twice. The session's
+        // own request timeout (60 s by default) bounds the request's on Linux, so both are raised.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 300
+        configuration.timeoutIntervalForResource = 600
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
         let control = URLRequest(url: server.url("/control"), timeoutInterval: 300)
-        let (_, response) = try await URLSession.shared.data(for: control)
+        let (_, response) = try await session.data(for: control)
         #expect((response as? HTTPURLResponse)?.statusCode == 404)
         let paths = server.log.requests.map(\.path)
         #expect(paths == ["/control"], "the SVG decoder fetched \(paths)")
