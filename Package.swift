@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        .executable(name: "webimage-svg-render", targets: ["webimage-svg-render"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageHTTPCookies", targets: ["WebImageHTTPCookies"]),
         .library(name: "WebImageHTTPTesting", targets: ["WebImageHTTPTesting"]),
@@ -110,6 +111,8 @@ let package = Package(
         .target(name: "WebImageJXL", dependencies: ["WebImage", "CJXL"], swiftSettings: swiftSettings),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFFShim"], swiftSettings: swiftSettings),
         .target(name: "WebImageSVG", dependencies: ["WebImage", "CSVGShim"], swiftSettings: swiftSettings),
+        // The process SVGCoder renders each document in (a librsvg panic aborts it, not its caller).
+        .executableTarget(name: "webimage-svg-render", dependencies: ["CSVGShim"], path: "Sources/webimage-svg-render"),
         .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: swiftSettings),
         .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHEIF"], swiftSettings: swiftSettings),
         .target(
@@ -249,7 +252,8 @@ let package = Package(
         .testTarget(name: "WebImageJXLTests", dependencies: ["WebImageJXL", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageTIFFTests", dependencies: ["WebImageTIFF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "WebImageSVGTests", dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting", "CSVGABICheck"],
+            name: "WebImageSVGTests",
+            dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting", "CSVGABICheck", "webimage-svg-render"],
             swiftSettings: swiftSettings),
         .testTarget(name: "WebImageAVIFTests", dependencies: ["WebImageAVIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),
@@ -285,7 +289,8 @@ let package = Package(
         .testTarget(
             name: "WebImageCLITests",
             dependencies: [
-                "webimage", "webimage-peak-rss", "webimage-player-probe", "WebImageCodecs", "WebImageHTTPTesting",
+                "webimage", "webimage-peak-rss", "webimage-player-probe", "webimage-svg-render", "WebImageCodecs",
+                "WebImageHTTPTesting",
                 "WebImageTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -293,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "WebImageServerTests",
             dependencies: [
-                "WebImageServer", "WebImageKit", "WebImageHTTPTesting", "WebImageTesting",
+                "WebImageServer", "WebImageKit", "WebImageHTTPTesting", "WebImageTesting", "webimage-svg-render",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -304,7 +309,7 @@ let package = Package(
             name: "WebImageTerminalTests", dependencies: ["WebImageTerminal", "WebImageTesting", "CSixel"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "WebImageFuzzingTests", dependencies: ["WebImageFuzzing", "WebImageCodecs"],
+            name: "WebImageFuzzingTests", dependencies: ["WebImageFuzzing", "WebImageCodecs", "webimage-svg-render"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageRedisTests",

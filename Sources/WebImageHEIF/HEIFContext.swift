@@ -10,6 +10,8 @@ final class HEIFContext {
     /// Parses `bytes` without copying them: they must stay valid as long as the context.
     init(bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no HEIF data") }
+        // libheif recurses along item references without a guard: a cycle overflows the stack.
+        try HEIFDerivedImages.checkReferenceGraph(bytes)
         guard let context = try HEIFLibrary.require().heif_context_alloc() else {
             throw WebImageError(.decodingFailed, "libheif could not create a context")
         }

@@ -17,11 +17,100 @@ enum HEIFDerivedImages {
         }
     }
 
+    /// The longest chain of item references a decode may follow (a grid of tiles is 1; an `iden`
+    /// over a grid with an alpha grid is 3). libheif 1.15 follows references recursively.
+    static let maxReferenceDepth = 8
+
+    /// Throws `badImageData` when the items' references form a cycle or a chain deeper than
+    /// ``maxReferenceDepth``.
+    ///
+    /// libheif 1.15 decodes a derived item by decoding the items it refers to, and an image's
+    /// alpha or depth by decoding its auxiliary item, recursively and without a guard: a 919-byte
+    /// file whose grid's alpha plane was a grid of the grid itself overflowed the stack
+    /// (SIGSEGV; found by the `heif` fuzz target). What one decode needs: a `dimg` reference's
+    /// source needs its targets (tiles, the overlaid images), and an `auxl` or `thmb` reference's
+    /// target (the master image) brings its auxiliary images and thumbnails along.
+    static func checkReferenceGraph(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let boxes = metaChildren(bytes), let iref = boxes.child("iref") else { return }
+        var needs: [Int: [Int]] = [:]
+        for reference in references(bytes, in: iref) {
+            switch reference.type {
+            case fourCC("dimg"): needs[reference.from, default: []] += reference.to
+            case fourCC("auxl"), fourCC("thmb"):
+                for master in reference.to { needs[master, default: []].append(reference.from) }
+            default: continue
+            }
+        }
+        // Depth-first, with the path on a stack of our own (never the call stack).
+        var depth: [Int: Int] = [:]  // finished items: the longest chain below them
+        for root in needs.keys.sorted() where depth[root] == nil {
+            var path: [(item: Int, next: Int)] = [(root, 0)]
+            var onPath: Set<Int> = [root]
+            while let top = path.last {
+                let children = needs[top.item] ?? []
+                if top.next < children.count {
+                    path[path.count - 1].next += 1
+                    let child = children[top.next]
+                    if onPath.contains(child) {
+                        let cycle = path.drop { $0.item != child }.map { String($0.item) } + [String(child)]
+                        throw WebImageError.badData("HEIF item references form a cycle (\(cycle.joined(separator: " → ")))")
+                    }
+                    guard depth[child] == nil else { continue }
+                    guard path.count <= maxReferenceDepth else {
+                        throw WebImageError.badData(
+                            "HEIF item references are more than \(maxReferenceDepth) deep (from item \(root))")
+                    }
+                    path.append((child, 0))
+                    onPath.insert(child)
+                } else {
+                    let below = children.map { (depth[$0] ?? 0) + 1 }.max() ?? 0
+                    guard below <= maxReferenceDepth else {
+                        throw WebImageError.badData(
+                            "HEIF item references are more than \(maxReferenceDepth) deep (from item \(top.item))")
+                    }
+                    depth[top.item] = below
+                    onPath.remove(top.item)
+                    path.removeLast()
+                }
+            }
+        }
+    }
+
+    /// One `iref` entry: `from` refers to each of `to` with the reference `type`.
+    struct Reference {
+        var type: UInt32
+        var from: Int
+        var to: [Int]
+    }
+
+    /// The entries of an `iref` box (version 0: 16-bit item IDs, 1: 32-bit).
+    static func references(_ bytes: UnsafeRawBufferPointer, in iref: Range<Int>) -> [Reference] {
+        guard let version = read(bytes, at: iref.lowerBound, bytes: 1), version <= 1 else { return [] }
+        let idBytes = version == 0 ? 2 : 4
+        var entries = BoxReader(bytes: bytes, start: iref.lowerBound + 4, end: iref.upperBound)
+        var references: [Reference] = []
+        while let (type, body) = entries.next() {
+            var reader = FieldReader(bytes: bytes, position: body.lowerBound, end: body.upperBound)
+            guard let from = reader.read(idBytes), let count = reader.read(2) else { continue }
+            var to: [Int] = []
+            for _ in 0..<count {
+                guard let id = reader.read(idBytes) else { break }
+                to.append(id)
+            }
+            references.append(Reference(type: type, from: from, to: to))
+        }
+        return references
+    }
+
+    /// The boxes inside `meta` (a full box: its children start after the version and flags).
+    private static func metaChildren(_ bytes: UnsafeRawBufferPointer) -> BoxReader? {
+        guard let meta = BoxReader(bytes: bytes, start: 0, end: bytes.count).child("meta") else { return nil }
+        return BoxReader(bytes: bytes, start: meta.lowerBound + 4, end: meta.upperBound)
+    }
+
     /// The canvas size of every grid and overlay item whose descriptor could be read.
     static func canvasSizes(_ bytes: UnsafeRawBufferPointer) -> [PixelSize] {
-        // `meta` is a full box: its children start after the version and flags.
-        guard let meta = BoxReader(bytes: bytes, start: 0, end: bytes.count).child("meta") else { return [] }
-        let boxes = BoxReader(bytes: bytes, start: meta.lowerBound + 4, end: meta.upperBound)
+        guard let boxes = metaChildren(bytes) else { return [] }
         let derived = boxes.child("iinf").map { derivedItems(bytes, in: $0) } ?? [:]
         guard !derived.isEmpty, let iloc = boxes.child("iloc") else { return [] }
         let idat = boxes.child("idat")
@@ -121,7 +210,7 @@ enum HEIFDerivedImages {
         return value > UInt64(Int.max) ? nil : Int(value)
     }
 
-    private static func fourCC(_ text: StaticString) -> UInt32 {
+    static func fourCC(_ text: StaticString) -> UInt32 {
         text.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
     }
 

@@ -17,6 +17,13 @@ public import WebImage
 /// `<use href>` into other files, stylesheets, XML entities): a document can make no network or
 /// file access. librsvg's limits on XML size, nesting and element count stay on.
 ///
+/// **librsvg runs in a process of its own** (``Isolation``): librsvg 2.54 is Rust, and a panic
+/// cannot unwind through its C API, so a 150-byte document with a huge `font-size` aborted the
+/// whole process. A renderer process (`webimage-svg-render`, built beside the `webimage` tool)
+/// per document turns a crash into ``WebImageError/Code/badImageData`` for that document, caps
+/// its memory and CPU time, and is killed when the decoding task is cancelled. Before any of it,
+/// the document's ``SVGComplexity`` is checked against ``complexityLimits``.
+///
 /// There is no SVG encoder: ``encode(_:as:options:)`` throws
 /// ``WebImageError/Code/unsupportedFormat``.
 ///
@@ -26,8 +33,52 @@ public import WebImage
 /// let icon = try SVGCoder().decode(svgData, options: options)   // 512 px on its longer side
 /// ```
 public struct SVGCoder: ImageCoding {
-    /// Creates the coder (it holds no state).
-    public init() {}
+    /// Where librsvg parses and renders documents.
+    public enum Isolation: Sendable, Equatable {
+        /// In a child process running `executable` (`webimage-svg-render`), one per document.
+        case process(executable: String, limits: IsolationLimits)
+        /// In the calling process: no process start (about 5 ms less a document), but a
+        /// document that makes librsvg panic aborts the process. For trusted documents only.
+        case inProcess
+
+        /// A renderer process when `webimage-svg-render` is found — at `$WEBIMAGE_SVG_RENDERER`,
+        /// else beside the running executable — and in process otherwise.
+        public static var automatic: Isolation {
+            SVGRendererLocation.executable.map { .process(executable: $0, limits: IsolationLimits()) } ?? .inProcess
+        }
+    }
+
+    /// What a renderer process may use; it is stopped beyond either.
+    public struct IsolationLimits: Sendable, Equatable {
+        /// CPU seconds (the kernel stops the process: ``WebImageError/Code/tooLarge``).
+        public var cpuSeconds: Int
+        /// Address space beyond the render's own pixels (which are four times the pixel limit at
+        /// most, counting librsvg's and cairo's surfaces).
+        public var extraAddressSpaceBytes: Int
+
+        /// 30 CPU seconds and 1 GiB beyond the pixels.
+        public init(cpuSeconds: Int = 30, extraAddressSpaceBytes: Int = 1 << 30) {
+            self.cpuSeconds = cpuSeconds
+            self.extraAddressSpaceBytes = extraAddressSpaceBytes
+        }
+
+        /// The address-space limit for renders of at most `maxPixelCount` pixels.
+        func addressSpace(maxPixelCount: Int) -> Int {
+            let pixels = maxPixelCount.multipliedReportingOverflow(by: 16)
+            return pixels.overflow ? Int.max : pixels.partialValue.addingReportingOverflow(extraAddressSpaceBytes).partialValue
+        }
+    }
+
+    /// Where librsvg runs (``Isolation/automatic`` by default).
+    public var isolation: Isolation
+    /// What a document may ask of the renderer (``SVGComplexity/Limits/standard`` by default).
+    public var complexityLimits: SVGComplexity.Limits
+
+    /// Creates the coder.
+    public init(isolation: Isolation = .automatic, complexityLimits: SVGComplexity.Limits = .standard) {
+        self.isolation = isolation
+        self.complexityLimits = complexityLimits
+    }
 
     /// `"svg"`.
     public var name: String { "svg" }
@@ -42,15 +93,35 @@ public struct SVGCoder: ImageCoding {
 
     /// Rasterises the document (see the type's description for the size).
     ///
-    /// Throws ``WebImageError/Code/badImageData`` for documents librsvg cannot parse or render.
+    /// Throws ``WebImageError/Code/badImageData`` for documents librsvg cannot parse or render
+    /// (or that make it crash), ``WebImageError/Code/tooLarge`` for documents over
+    /// ``complexityLimits`` or the renderer's CPU time, and ``WebImageError/Code/cancelled`` when
+    /// the calling task is cancelled during an isolated render.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard canDecode(data) else { throw WebImageError.badData("not an SVG document (no <svg> root element)") }
-        let document = try data.withUnsafeBytes { try SVGDocument($0) }
+        let complexity = SVGComplexity(data)
+        try complexity.check(against: complexityLimits, outputPixels: 0)
+        let document = try open(data, maxPixelCount: options.maxPixelCount)
         let size = Self.renderSize(intrinsic: document.intrinsicSize, options: options)
+        try complexity.check(against: complexityLimits, outputPixels: size.pixelCount)
         let pixels = try document.render(size: size, maxPixelCount: options.maxPixelCount)
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor, format: .svg,
             originalPixelSize: document.pixelSize)
+    }
+
+    /// The document, parsed where ``isolation`` says.
+    func open(_ data: Data, maxPixelCount: Int) throws -> any SVGRendering {
+        try data.withUnsafeBytes { bytes -> any SVGRendering in
+            switch isolation {
+            case .inProcess:
+                return try SVGDocument(bytes)
+            case .process(let executable, let limits):
+                return try SVGRenderProcess(
+                    executable: executable, cpuSeconds: limits.cpuSeconds,
+                    addressSpace: limits.addressSpace(maxPixelCount: maxPixelCount), document: bytes)
+            }
+        }
     }
 
     /// Throws ``WebImageError/Code/unsupportedFormat``: there is no SVG encoder.

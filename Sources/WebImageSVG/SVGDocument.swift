@@ -1,12 +1,12 @@
 import CSVGShim
 import WebImage
 
-/// A parsed SVG document (librsvg) and its intrinsic size.
+/// A parsed SVG document (librsvg, in this process) and its intrinsic size.
 ///
 /// Parsed from memory without a base file, so librsvg loads no external resource (only `data:`
 /// URLs): rendering never reaches the network or the file system. Not thread-safe; the coder makes
 /// one per decode.
-final class SVGDocument {
+final class SVGDocument: SVGRendering {
     /// The size of an SVG that declares neither a usable width and height nor a viewBox: the CSS
     /// default object size browsers use (300×150).
     static let defaultSize = (width: 300.0, height: 150.0)
@@ -29,25 +29,29 @@ final class SVGDocument {
         var width = 0.0
         var height = 0.0
         let source = webimage_svg_intrinsic_size(handle, &width, &height)
+        intrinsicSize = Self.usableIntrinsicSize(declared: source != WEBIMAGE_SVG_SIZE_NONE, width: width, height: height)
+    }
+
+    /// The size librsvg reports, or ``defaultSize`` when it reports none or an absurd one.
+    static func usableIntrinsicSize(declared: Bool, width: Double, height: Double) -> (width: Double, height: Double) {
         let usable =
-            source != WEBIMAGE_SVG_SIZE_NONE && width.isFinite && height.isFinite && width > 0 && height > 0
-            && width <= Self.maxIntrinsicSide && height <= Self.maxIntrinsicSide
-        intrinsicSize = usable ? (width, height) : Self.defaultSize
+            declared && width.isFinite && height.isFinite && width > 0 && height > 0
+            && width <= maxIntrinsicSide && height <= maxIntrinsicSide
+        return usable ? (width, height) : defaultSize
+    }
+
+    /// Throws `tooLarge` for a side over cairo's limit.
+    static func checkRenderSize(_ size: PixelSize) throws {
+        guard size.width <= maxSide, size.height <= maxSide else {
+            throw WebImageError(.tooLarge, "SVG render size \(size) is over cairo's \(maxSide) pixels a side")
+        }
     }
 
     deinit { webimage_svg_close(handle) }
 
-    /// The intrinsic size rounded to whole pixels (at least 1×1).
-    var pixelSize: PixelSize {
-        PixelSize(
-            width: max(1, Int(intrinsicSize.width.rounded())), height: max(1, Int(intrinsicSize.height.rounded())))
-    }
-
     /// Renders the document stretched to `size`, as premultiplied RGBA.
     func render(size: PixelSize, maxPixelCount: Int) throws -> PixelBuffer {
-        guard size.width <= Self.maxSide, size.height <= Self.maxSide else {
-            throw WebImageError(.tooLarge, "SVG render size \(size) is over cairo's \(Self.maxSide) pixels a side")
-        }
+        try Self.checkRenderSize(size)
         var message = [CChar](repeating: 0, count: 512)
         return try PixelBuffer(
             width: size.width, height: size.height, alphaMode: .premultiplied, maxPixelCount: maxPixelCount
@@ -57,5 +61,23 @@ final class SVGDocument {
                 Int32(size.height), &message, message.count)
             guard status == 0 else { throw WebImageError.badData(String(nulTerminated: message)) }
         }
+    }
+}
+
+/// A parsed document, in this process (``SVGDocument``) or in a renderer process of its own
+/// (``SVGRenderProcess``).
+protocol SVGRendering: AnyObject {
+    /// The intrinsic size in pixels (fractional), from width/height, else the viewBox, else
+    /// ``SVGDocument/defaultSize``.
+    var intrinsicSize: (width: Double, height: Double) { get }
+    /// Renders the document stretched to `size`, as premultiplied RGBA.
+    func render(size: PixelSize, maxPixelCount: Int) throws -> PixelBuffer
+}
+
+extension SVGRendering {
+    /// The intrinsic size rounded to whole pixels (at least 1×1).
+    var pixelSize: PixelSize {
+        PixelSize(
+            width: max(1, Int(intrinsicSize.width.rounded())), height: max(1, Int(intrinsicSize.height.rounded())))
     }
 }

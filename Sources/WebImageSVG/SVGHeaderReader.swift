@@ -6,7 +6,8 @@ extension SVGCoder: ImageHeaderReading {
     /// ``SVGCoder``); whether it has transparent pixels is not known without rendering.
     public func readHeader(_ data: Data) throws -> ImageHeader {
         guard canDecode(data) else { throw WebImageError.badData("not an SVG document (no <svg> root element)") }
-        let document = try data.withUnsafeBytes { try SVGDocument($0) }
+        try SVGComplexity(data).check(against: complexityLimits, outputPixels: 0)
+        let document = try open(data, maxPixelCount: ImageDecodingOptions().maxPixelCount)
         return ImageHeader(format: .svg, pixelSize: document.pixelSize, orientation: .up)
     }
 }

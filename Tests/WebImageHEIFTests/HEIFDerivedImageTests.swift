@@ -68,3 +68,81 @@ import WebImage
         #expect(png.withUnsafeBytes { HEIFDerivedImages.canvasSizes($0) }.isEmpty)
     }
 }
+
+/// libheif 1.15 follows item references recursively: the reference graph is checked first.
+@Suite struct HEIFReferenceGraphTests {
+    typealias File = HEIFDerivedImageTests
+
+    /// The 919-byte file the `heif` fuzz target found: the primary grid (2) has an alpha grid (4)
+    /// whose tile is the primary grid. libheif overflowed the stack on it (SIGSEGV).
+    static let fuzzFinding: Data = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/heif/stack-overflow-grid-alpha-grid-cycle.heic")
+        return (try? Data(contentsOf: url)) ?? Data()
+    }()
+
+    /// A container with only `pitm` and an `iref` of `references` (type, from, to), 16-bit IDs.
+    static func file(_ references: [(String, Int, [Int])]) -> Data {
+        let ftyp = File.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+        let entries = references.flatMap { type, from, to in
+            File.box(type, File.be16(from) + File.be16(to.count) + to.flatMap(File.be16))
+        }
+        let meta = File.fullBox("meta", version: 0, File.fullBox("pitm", version: 0, File.be16(1)) + File.fullBox("iref", version: 0, entries))
+        return Data(ftyp + meta)
+    }
+
+    static func check(_ data: Data) throws { try data.withUnsafeBytes { try HEIFDerivedImages.checkReferenceGraph($0) } }
+
+    @Test func theFuzzFindingIsACycleRefusedBeforeLibheif() throws {
+        #expect(Self.fuzzFinding.count == 919)
+        for run in [{ try HEIFCoder().decode(Self.fuzzFinding) as Any }, { try HEIFCoder().readHeader(Self.fuzzFinding) as Any }] {
+            let error = try #require(throws: WebImageError.self) { _ = try run() }
+            #expect(error.code == .badImageData, "\(error)")
+            #expect(error.message.contains("cycle (2 → 4 → 2)"), "\(error)")
+        }
+    }
+
+    @Test func cyclesOfEveryShapeAreRefused() throws {
+        let cycles: [[(String, Int, [Int])]] = [
+            [("dimg", 1, [1])],  // a grid of itself
+            [("dimg", 1, [2]), ("dimg", 2, [3]), ("dimg", 3, [1])],
+            [("dimg", 1, [2, 3]), ("auxl", 1, [3])],  // 3 is 1's alpha and 1 is 3's tile
+            [("thmb", 2, [1]), ("dimg", 2, [1])],  // a thumbnail made of its master
+        ]
+        for references in cycles {
+            let error = try #require(throws: WebImageError.self) { try Self.check(Self.file(references)) }
+            #expect(error.code == .badImageData)
+            #expect(error.message.contains("cycle"), "\(error)")
+        }
+    }
+
+    @Test func chainsDeeperThanTheLimitAreRefusedAndOrdinaryFilesPass() throws {
+        let depth = HEIFDerivedImages.maxReferenceDepth
+        let chain = (1...depth + 1).map { ("dimg", $0, [$0 + 1]) }
+        let error = try #require(throws: WebImageError.self) { try Self.check(Self.file(chain)) }
+        #expect(error.message.contains("more than \(depth) deep"), "\(error)")
+        try Self.check(Self.file(Array(chain.dropLast())))
+        // A grid of four tiles with an alpha grid of four tiles, a thumbnail and Exif: fine.
+        try Self.check(
+            Self.file([
+                ("dimg", 1, [2, 3, 4, 5]), ("dimg", 6, [7, 8, 9, 10]), ("auxl", 6, [1]), ("thmb", 11, [1]), ("cdsc", 12, [1]),
+                ("dimg", 13, [2, 3, 4, 5]),  // a second grid sharing the tiles
+            ]))
+        // Version 1 (32-bit IDs) is read too.
+        let wide = File.fullBox(
+            "iref", version: 1,
+            File.box("dimg", File.be32(70_000) + File.be16(1) + File.be32(70_001))
+                + File.box("dimg", File.be32(70_001) + File.be16(1) + File.be32(70_000)))
+        let file = Data(File.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0]) + File.fullBox("meta", version: 0, wide))
+        let wideError = try #require(throws: WebImageError.self) { try Self.check(file) }
+        #expect(wideError.message.contains("70000 → 70001 → 70000"), "\(wideError)")
+    }
+
+    @Test func everyCutOfTheFuzzFindingEndsTyped() {
+        for length in stride(from: 0, through: Self.fuzzFinding.count, by: 7) {
+            let cut = Self.fuzzFinding.prefix(length)
+            do { _ = try HEIFCoder().decode(cut) } catch {}
+            #expect(throws: Never.self) { try? Self.check(cut) }
+        }
+    }
+}
