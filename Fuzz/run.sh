@@ -31,7 +31,11 @@ build() {
     nice -n 19 swift build -c "$CONFIG" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
         -Xcc -fsanitize=fuzzer-no-link,address >&2
+    # SVGCoder renders in a webimage-svg-render process (a librsvg panic must cost that process
+    # only): the main package's, uninstrumented like librsvg itself.
+    nice -n 19 swift build --package-path "$FUZZ_DIR/.." -c "$CONFIG" --product webimage-svg-render >&2
 }
+export WEBIMAGE_SVG_RENDERER="$FUZZ_DIR/../.build/${FUZZ_CONFIG:-release}/webimage-svg-render"
 
 CONFIG="${FUZZ_CONFIG:-release}"
 binary() { echo "$FUZZ_DIR/.build/$CONFIG/fuzz-$1"; }

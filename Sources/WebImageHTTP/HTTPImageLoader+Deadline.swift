@@ -14,20 +14,7 @@ extension HTTPImageLoader {
         _ limit: Duration, url: URL, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard limit < Self.unboundedDeadline else { return try await operation() }
-        guard limit > .zero else { throw Self.totalTimeoutError(limit, url: url) }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            // The first child to end decides; the other is cancelled (and awaited by the group).
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw Self.totalTimeoutError(limit, url: url)
-            }
-            return value
-        }
+        return try await withDeadline(limit, timeout: { Self.totalTimeoutError(limit, url: url) }, operation)
     }
 
     static func totalTimeoutError(_ limit: Duration, url: URL) -> WebImageError {

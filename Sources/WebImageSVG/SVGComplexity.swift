@@ -38,7 +38,9 @@ public struct SVGComplexity: Sendable, Equatable {
         public var maxPathCommands: Int
         /// The most filter primitives.
         public var maxFilterPrimitives: Int
-        /// The most drawing work: (elements + path commands ÷ 10) × output megapixels (at least 1).
+        /// The most drawing work: (elements + path commands ÷ 10) × output megapixels (at least
+        /// 0.25). librsvg fills each element's area, so the worst case — every element covering
+        /// the whole canvas — grows with both.
         public var maxDrawingWork: Double
         /// The most filter work: filter primitives × output megapixels.
         public var maxFilterMegapixels: Double
@@ -62,12 +64,13 @@ public struct SVGComplexity: Sendable, Equatable {
             self.maxFontSize = maxFontSize
         }
 
-        /// 50,000 elements, 500,000 path commands, 200,000 units of drawing work (20,000
-        /// elements at 10 megapixels: about 1 s of one core with librsvg 2.54), 100 filter
-        /// primitives and 2,000 filter megapixels, blurs up to 1,000 units and fonts up to
-        /// 100,000 units.
+        /// 50,000 elements, 500,000 path commands, 20,000 units of drawing work (20,000 elements at
+        /// one megapixel, 2,000 at ten: with librsvg 2.54 about 6 s of one core when every
+        /// element covers the whole canvas, well under a second for ordinary drawings), 100
+        /// filter primitives and 2,000 filter megapixels, blurs up to 1,000 units and fonts up
+        /// to 100,000 units.
         public static let standard = Limits(
-            maxElements: 50_000, maxPathCommands: 500_000, maxDrawingWork: 200_000, maxFilterPrimitives: 100,
+            maxElements: 50_000, maxPathCommands: 500_000, maxDrawingWork: 20_000, maxFilterPrimitives: 100,
             maxFilterMegapixels: 2_000, maxBlurDeviation: 1_000, maxFontSize: 100_000)
 
         /// No limit (for trusted documents).
@@ -97,10 +100,10 @@ public struct SVGComplexity: Sendable, Equatable {
             throw over("filter primitives:", "\(filterPrimitives)", "\(limits.maxFilterPrimitives)")
         }
         let megapixels = Double(outputPixels) / 1_000_000
-        let drawingWork = (Double(elements) + Double(pathCommands) / 10) * max(1, megapixels)
+        let drawingWork = (Double(elements) + Double(pathCommands) / 10) * max(0.25, megapixels)
         if drawingWork > limits.maxDrawingWork {
             throw over(
-                "drawing work ((elements + path commands ÷ 10) × output megapixels):", "\(Int(drawingWork.rounded(.up)))",
+                "drawing work ((elements + path commands ÷ 10) × output megapixels, at least 0.25):", "\(Int(drawingWork.rounded(.up)))",
                 "\(Int(limits.maxDrawingWork))")
         }
         let filterWork = Double(filterPrimitives) * megapixels

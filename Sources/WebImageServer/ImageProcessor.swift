@@ -39,7 +39,9 @@ struct ImageProcessor: Sendable {
             // The resize below makes the exact size: a JPEG stops at its DCT scale (one resample).
             decoding.draft = true
         }
+        try Self.checkCancellation("before decoding")
         let image = try await metrics.measure("decode") { try coders.decode(data, options: decoding) }
+        try Self.checkCancellation("after decoding")
 
         // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).
         let entering = options.crop != nil ? cropped : Self.displayedSize(of: image)
@@ -48,6 +50,7 @@ struct ImageProcessor: Sendable {
         let result = try await metrics.measure("transform") {
             steps.isEmpty ? image : try ChainedTransformer(steps).transform(image)
         }
+        try Self.checkCancellation("after transforming")
         let size = Self.displayedSize(of: result)
         guard size.width <= limits.maxResultDimension, size.height <= limits.maxResultDimension else {
             throw WebImageError(
@@ -58,6 +61,11 @@ struct ImageProcessor: Sendable {
         if let background = options.background { encoding.backgroundColor = background }
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
         return (encoded, format)
+    }
+
+    /// Throws `cancelled` when the request's job was abandoned (every waiter timed out or left).
+    static func checkCancellation(_ stage: String) throws {
+        if Task.isCancelled { throw WebImageError(.cancelled, "the image was no longer wanted (\(stage))") }
     }
 
     /// The size a crop keeps of a `displayed`-sized image (0: that side whole).

@@ -16,9 +16,11 @@ struct StagedError: Error {
 }
 
 /// The image side of the service, free of HTTP: a path and an `Accept` value in, a rendered
-/// image out. Results are looked up in memory, then on disk (and in Redis when configured); identical requests in flight share
-/// one task; new work waits for a processing slot (or is refused when the queue is full) and runs
-/// under the request deadline.
+/// image out. Results are looked up in memory, then on disk (and in Redis when configured);
+/// identical requests in flight share one job (the core's ``JobRegistry``); new work waits for a
+/// processing slot of the core's ``WorkLimiter`` (or is refused when its queue is full) and runs
+/// on its blocking executor, never on the threads that serve HTTP. A request that runs out of
+/// time leaves its job, and the work stops when no other request waits for it.
 final class ImageService: Sendable {
     let configuration: ImageServerConfiguration
     let coders: ImageCodersManager
@@ -27,10 +29,11 @@ final class ImageService: Sendable {
     let memory: MemoryLRU<RenderedImage>
     /// The data tier behind memory: the disk cache, the disk and Redis, Redis alone, or none.
     let disk: (any ImageDataCaching)?
-    let admission: AdmissionControl
+    let limiter: WorkLimiter
     let metrics: ServiceMetrics
     let writes: BackgroundWrites
-    private let inFlight = Mutex<[String: Task<RenderedImage, any Error>]>([:])
+    /// Requests in flight by result key: one job each, however many wait for it.
+    let jobs = JobRegistry<String, RenderedImage>()
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
@@ -46,7 +49,7 @@ final class ImageService: Sendable {
         fetcher = SourceFetcher(loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes)
         processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
         memory = MemoryLRU(budget: configuration.memoryCacheBytes - configuration.memoryCacheBytes / 4) { $0.data.count + 256 }
-        admission = AdmissionControl(concurrency: configuration.concurrency, queueLimit: configuration.queueLimit)
+        limiter = WorkLimiter(limit: configuration.concurrency, queueLimit: configuration.queueLimit)
     }
 
     /// The image `path` (the request target without its query) asks for.
@@ -57,14 +60,11 @@ final class ImageService: Sendable {
             metrics.hit("memory")
             return hit
         }
-        let task = inFlight.withLock { tasks in
-            if let running = tasks[key] { return running }
-            let task = Task { try await self.produce(key: key, options: options, source: source, output: output) }
-            tasks[key] = task
-            return task
-        }
+        let limit = configuration.limits.requestTimeout
         do {
-            return try await Deadline.value(of: task, within: configuration.limits.requestTimeout)
+            return try await withDeadline(limit, timeout: { WebImageError(.timedOut, "the image took longer than \(limit) to make") }) {
+                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: source, output: output) }
+            }
         } catch let error as StagedError {
             throw error
         } catch {
@@ -104,27 +104,31 @@ final class ImageService: Sendable {
 
     /// Disk, then a processing slot, the source and the work; the result goes into both caches.
     private func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
-        defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
         if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
             metrics.hit("disk")
             memory.set(rendered, forKey: key)
             return rendered
         }
         metrics.cacheMisses.increment()
-        metrics.queueDepth.record(admission.queued + 1)
-        let admitted = await admission.acquire()
-        metrics.queueDepth.record(admission.queued)
-        guard admitted == .admitted else {
+        metrics.queueDepth.record(limiter.queued + 1)
+        do {
+            return try await limiter.withSlot {
+                metrics.queueDepth.record(limiter.queued)
+                metrics.processing.record(limiter.running)
+                defer { metrics.processing.record(limiter.running - 1) }
+                return try await render(key: key, options: options, source: source, output: output)
+            }
+        } catch let error as WebImageError where error.code == .overloaded {
             metrics.overloadRefusals.increment()
             throw StagedError(
-                WebImageError(.overloaded, "\(admission.concurrency) images are being processed and \(admission.queueLimit) wait; try again shortly"),
+                WebImageError(
+                    .overloaded, "\(limiter.limit) images are being processed and \(limiter.queueLimit ?? 0) wait; try again shortly"),
                 stage: .process)
         }
-        metrics.processing.record(admission.running)
-        defer {
-            admission.release()
-            metrics.processing.record(admission.running)
-        }
+    }
+
+    /// In a processing slot: the source, then the work; the result goes into both caches.
+    private func render(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
         let start = ContinuousClock.now
         defer { metrics.record("total", ContinuousClock.now - start) }
         let original: SourceBytes
@@ -157,44 +161,5 @@ final class ImageService: Sendable {
     static func etag(validator: String, key: String) -> String {
         let digest = SHA256.hash(data: Data((validator + "\n" + key).utf8))
         return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-    }
-}
-
-/// Waiting for a shared task under one caller's deadline, without cancelling the task (others
-/// may be waiting for it, and its result fills the caches).
-enum Deadline {
-    private final class OneShot<Value: Sendable>: Sendable {
-        private let state = Mutex<(done: Bool, continuation: CheckedContinuation<Result<Value, any Error>, Never>?)>((false, nil))
-
-        func install(_ continuation: CheckedContinuation<Result<Value, any Error>, Never>) {
-            state.withLock { $0.continuation = continuation }
-        }
-
-        func resume(_ result: Result<Value, any Error>) {
-            let continuation = state.withLock { state -> CheckedContinuation<Result<Value, any Error>, Never>? in
-                guard !state.done, let continuation = state.continuation else { return nil }
-                state.done = true
-                state.continuation = nil
-                return continuation
-            }
-            continuation?.resume(returning: result)
-        }
-    }
-
-    static func value<Value: Sendable>(of task: Task<Value, any Error>, within limit: Duration) async throws -> Value {
-        let shot = OneShot<Value>()
-        var waiter: Task<Void, Never>?
-        var timer: Task<Void, Never>?
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, any Error>, Never>) in
-            shot.install(continuation)
-            waiter = Task { shot.resume(await task.result) }
-            timer = Task {
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
-                shot.resume(.failure(WebImageError(.timedOut, "the image took longer than \(limit) to make")))
-            }
-        }
-        timer?.cancel()
-        _ = waiter
-        return try result.get()
     }
 }

@@ -9,8 +9,6 @@ extension WebImageError.Code {
     public static let sourceRefused = WebImageError.Code(rawValue: "sourceRefused")
     /// The source does not exist: the origin answered 4xx, or no such local file (HTTP `404`).
     public static let sourceNotFound = WebImageError.Code(rawValue: "sourceNotFound")
-    /// Every processing slot and queue place is taken (HTTP `503` with `Retry-After`).
-    public static let overloaded = WebImageError.Code(rawValue: "overloaded")
     /// A server setting is invalid (a key that is not hex, a missing root, …).
     public static let invalidServerConfiguration = WebImageError.Code(rawValue: "invalidServerConfiguration")
 }

@@ -58,10 +58,11 @@ struct ServeCommand: AsyncParsableCommand {
     var concurrency: Int?
     @Option(help: ArgumentHelp("Requests waiting beyond --concurrency before 503 (default 64).", valueName: "N"))
     var queue: Int?
-    @Option(help: ArgumentHelp("Cache-Control max-age of images in seconds (default 31536000).", valueName: "SECONDS"))
-    var maxAge: Int?
-    @Option(help: ArgumentHelp("Cache-Control max-age of errors in seconds (default 10).", valueName: "SECONDS"))
-    var errorMaxAge: Int?
+    // Named as imgproxy's IMGPROXY_TTL: `--max-age` is a cache entry's age in every other command.
+    @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds (default 31536000).", valueName: "SECONDS"))
+    var ttl: Int?
+    @Option(help: ArgumentHelp("Cache-Control max-age of errors, in seconds (default 10).", valueName: "SECONDS"))
+    var errorTtl: Int?
     @Option(help: ArgumentHelp("Default quality of lossy outputs, 1–100 (default 80).", valueName: "Q"))
     var quality: Int?
     @Flag(help: "Never answer AVIF to f:auto (WebP only).")

@@ -21,17 +21,44 @@ struct ServeSettings {
         value || ["1", "true", "yes"].contains(env(name)?.lowercased() ?? "")
     }
 
-    private func integer(_ value: Int?, _ name: String, option: String) throws -> Int? {
-        if let value { return value }
-        guard let text = env(name) else { return nil }
-        guard let number = Int(text) else { throw Self.bad("WEBIMAGE_\(name)=\(text) is not an integer (\(option))") }
+    /// The flag's or the environment's integer, checked against `range` (the message names both).
+    private func integer(_ value: Int?, _ name: String, option: String, in range: ClosedRange<Int>) throws -> Int? {
+        var number = value
+        if number == nil, let text = env(name) {
+            guard let parsed = Int(text) else {
+                throw Self.bad("WEBIMAGE_\(name)=\(text) is not an integer (\(option), \(Self.describe(range)))")
+            }
+            number = parsed
+        }
+        guard let number else { return nil }
+        guard range.contains(number) else { throw Self.bad("\(option) must be \(Self.describe(range)) (got \(number))") }
         return number
     }
 
-    private func bytes(_ value: String?, _ name: String, option: String) throws -> Int? {
+    private func bytes(_ value: String?, _ name: String, option: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = value ?? env(name) else { return nil }
-        guard let count = ByteCountArgument(argument: text) else { throw Self.bad("\(option) \(text) is not a byte count") }
+        guard let count = ByteCountArgument(argument: text) else {
+            throw Self.bad("\(option) \(text) is not a byte count (\(Self.describe(range)) bytes; K, M, G allowed)")
+        }
+        guard range.contains(count.bytes) else {
+            throw Self.bad("\(option) must be \(Self.describe(range)) bytes (got \(text))")
+        }
         return count.bytes
+    }
+
+    static func describe(_ range: ClosedRange<Int>) -> String { "between \(range.lowerBound) and \(range.upperBound)" }
+
+    /// The accepted range of each numeric setting.
+    enum Range {
+        static let port = 0...65_535
+        static let concurrency = 1...1_024
+        static let queue = 0...1_000_000
+        static let seconds = 0...315_360_000  // ten years of Cache-Control max-age
+        static let quality = 1...100
+        static let pixels = 1...(1 << 40)
+        static let dimension = 1...65_535
+        static let cacheBytes = 0...(1 << 50)
+        static let sourceBytes = 1...(1 << 40)
     }
 
     static func bad(_ message: String) -> WebImageError {
@@ -42,10 +69,7 @@ struct ServeSettings {
     func configuration() throws -> ImageServerConfiguration {
         var configuration = ImageServerConfiguration()
         configuration.host = command.bind ?? env("BIND") ?? env("HOST") ?? "127.0.0.1"
-        if let port = try integer(command.port, "PORT", option: "--port") {
-            guard (0...65535).contains(port) else { throw Self.bad("--port \(port) is not 0–65535") }
-            configuration.port = port
-        }
+        if let port = try integer(command.port, "PORT", option: "--port", in: Range.port) { configuration.port = port }
         let keys = list(command.key, "KEY")
         let salts = list(command.salt, "SALT")
         guard keys.count == salts.count else { throw Self.bad("give one --salt for each --key (\(keys.count) keys, \(salts.count) salts)") }
@@ -64,14 +88,24 @@ struct ServeSettings {
                 throw Self.bad("--redis: \(failureMessage(error))")
             }
         }
-        if let value = try bytes(command.maxDiskSize, "MAX_DISK_SIZE", option: "--max-disk-size") { configuration.maxDiskCacheBytes = value }
-        if let value = try bytes(command.memoryCache, "MEMORY_CACHE", option: "--memory-cache") { configuration.memoryCacheBytes = value }
-        if let value = try bytes(command.maxSourceBytes, "MAX_SOURCE_BYTES", option: "--max-source-bytes") { configuration.limits.maxSourceBytes = value }
-        if let value = try integer(command.maxSourcePixels, "MAX_SOURCE_PIXELS", option: "--max-source-pixels") { configuration.limits.maxSourcePixels = value }
-        if let value = try integer(command.maxAnimationPixels, "MAX_ANIMATION_PIXELS", option: "--max-animation-pixels") {
+        if let value = try bytes(command.maxDiskSize, "MAX_DISK_SIZE", option: "--max-disk-size", in: Range.cacheBytes) {
+            configuration.maxDiskCacheBytes = value
+        }
+        if let value = try bytes(command.memoryCache, "MEMORY_CACHE", option: "--memory-cache", in: Range.cacheBytes) {
+            configuration.memoryCacheBytes = value
+        }
+        if let value = try bytes(command.maxSourceBytes, "MAX_SOURCE_BYTES", option: "--max-source-bytes", in: Range.sourceBytes) {
+            configuration.limits.maxSourceBytes = value
+        }
+        if let value = try integer(command.maxSourcePixels, "MAX_SOURCE_PIXELS", option: "--max-source-pixels", in: Range.pixels) {
+            configuration.limits.maxSourcePixels = value
+        }
+        if let value = try integer(command.maxAnimationPixels, "MAX_ANIMATION_PIXELS", option: "--max-animation-pixels", in: Range.pixels) {
             configuration.limits.maxAnimationPixels = value
         }
-        if let value = try integer(command.maxResultDimension, "MAX_RESULT_DIMENSION", option: "--max-result-dimension") {
+        if let value = try integer(
+            command.maxResultDimension, "MAX_RESULT_DIMENSION", option: "--max-result-dimension", in: Range.dimension)
+        {
             configuration.limits.maxResultDimension = value
         }
         var timeout = command.timeout
@@ -80,31 +114,22 @@ struct ServeSettings {
             timeout = value
         }
         if let seconds = timeout {
-            guard seconds > 0, seconds <= 3600 else { throw Self.bad("--timeout must be within 0–3600 seconds") }
+            guard seconds >= 0.001, seconds <= 3600 else {
+                throw Self.bad("--timeout must be between 0.001 and 3600 seconds (got \(seconds))")
+            }
             configuration.limits.requestTimeout = .milliseconds(Int(seconds * 1000))
         }
-        if let value = try integer(command.concurrency, "CONCURRENCY", option: "--concurrency") {
-            guard value >= 1 else { throw Self.bad("--concurrency must be at least 1") }
+        if let value = try integer(command.concurrency, "CONCURRENCY", option: "--concurrency", in: Range.concurrency) {
             configuration.concurrency = value
         }
-        if let value = try integer(command.queue, "QUEUE", option: "--queue") {
-            guard value >= 0 else { throw Self.bad("--queue must be 0 or more") }
-            configuration.queueLimit = value
+        if let value = try integer(command.queue, "QUEUE", option: "--queue", in: Range.queue) { configuration.queueLimit = value }
+        if let value = try integer(command.ttl, "TTL", option: "--ttl", in: Range.seconds) { configuration.cacheMaxAge = value }
+        if let value = try integer(command.errorTtl, "ERROR_TTL", option: "--error-ttl", in: Range.seconds) {
+            configuration.errorCacheMaxAge = value
         }
-        if let value = try integer(command.maxAge, "MAX_AGE", option: "--max-age") { configuration.cacheMaxAge = max(0, value) }
-        if let value = try integer(command.errorMaxAge, "ERROR_MAX_AGE", option: "--error-max-age") { configuration.errorCacheMaxAge = max(0, value) }
-        if let value = try integer(command.quality, "QUALITY", option: "--quality") {
-            guard (1...100).contains(value) else { throw Self.bad("--quality must be 1–100") }
-            configuration.defaultQuality = value
-        }
+        if let value = try integer(command.quality, "QUALITY", option: "--quality", in: Range.quality) { configuration.defaultQuality = value }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
-        for (value, name) in [
-            (configuration.limits.maxSourceBytes, "--max-source-bytes"), (configuration.limits.maxSourcePixels, "--max-source-pixels"),
-            (configuration.limits.maxAnimationPixels, "--max-animation-pixels"), (configuration.limits.maxResultDimension, "--max-result-dimension"),
-        ] where value < 1 {
-            throw Self.bad("\(name) must be at least 1")
-        }
         return configuration
     }
 

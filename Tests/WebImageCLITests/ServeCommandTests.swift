@@ -108,7 +108,22 @@ struct ServeCommandTests {
                 (["--port", "0"], "--allow-unsigned"),
                 (["--key", "zz", "--salt", "00"], "hex"),
                 (["--key", "00", "--key", "01", "--salt", "00"], "one --salt for each --key"),
-                (["--allow-unsigned", "--quality", "0"], "--quality"),
+                (["--allow-unsigned", "--quality", "0"], "--quality must be between 1 and 100 (got 0)"),
+                // Issue 24, finding 6: every number is range-checked (this one overflowed and crashed).
+                (["--allow-unsigned", "--concurrency", "9223372036854775807"], "--concurrency must be between 1 and 1024"),
+                (["--allow-unsigned", "--concurrency", "0"], "--concurrency must be between 1 and 1024"),
+                (["--allow-unsigned", "--queue=-1"], "--queue must be between 0 and 1000000"),
+                (["--allow-unsigned", "--port", "65536"], "--port must be between 0 and 65535"),
+                (["--allow-unsigned", "--ttl=-5"], "--ttl must be between 0 and 315360000"),
+                (["--allow-unsigned", "--error-ttl", "9223372036854775807"], "--error-ttl must be between"),
+                (["--allow-unsigned", "--max-source-pixels", "0"], "--max-source-pixels must be between 1 and"),
+                (["--allow-unsigned", "--max-animation-pixels", "9223372036854775807"], "--max-animation-pixels must be between"),
+                (["--allow-unsigned", "--max-result-dimension", "70000"], "--max-result-dimension must be between 1 and 65535"),
+                (["--allow-unsigned", "--max-source-bytes", "0"], "--max-source-bytes must be between 1 and"),
+                (["--allow-unsigned", "--memory-cache", "9999999999G"], "--memory-cache"),
+                (["--allow-unsigned", "--timeout", "0"], "--timeout must be between 0.001 and 3600"),
+                (["--allow-unsigned", "--timeout", "nan"], "--timeout must be between 0.001 and 3600"),
+                (["--allow-unsigned", "--max-age", "10"], "--max-age"),  // renamed --ttl: an unknown option now
             ] {
                 let run = try await CLI.run(["serve"] + arguments, in: directory)
                 #expect(run.status == 2, "\(arguments)")

@@ -50,7 +50,7 @@ struct LoadTests {
             let running = Task { try await harness.image("w:10", "/slow.jpg", ext: "png").status }
             await gate.waitForArrivals(1)
             let queued = Task { try await harness.image("w:11", "/b.jpg", ext: "png").status }
-            while harness.server.service.admission.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            while harness.server.service.limiter.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
             let refused = try await harness.image("w:12", "/b.jpg", ext: "png")
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "2")

@@ -68,28 +68,6 @@ struct OptionParsingTests {
         #expect(OutputChoice.negotiate(.explicit(.png), accept: "image/webp", canEncode: encodable, prefersAVIF: true) == .format(.png))
     }
 
-    @Test("admission: slots, a bounded queue, hand-over in order")
-    func admission() async {
-        let control = AdmissionControl(concurrency: 1, queueLimit: 1)
-        #expect(await control.acquire() == .admitted)
-        let waiter = Task { await control.acquire() }
-        while control.queued < 1 { await Task.yield() }
-        #expect(await control.acquire() == .refused)
-        control.release()
-        #expect(await waiter.value == .admitted)
-        #expect(control.running == 1)
-        control.release()
-        #expect(control.running == 0)
-
-        let cancelled = AdmissionControl(concurrency: 1, queueLimit: 4)
-        _ = await cancelled.acquire()
-        let gaveUp = Task { await cancelled.acquire() }
-        while cancelled.queued < 1 { await Task.yield() }
-        gaveUp.cancel()
-        #expect(await gaveUp.value == .refused)
-        #expect(cancelled.queued == 0)
-    }
-
     @Test("the memory LRU keeps to its budget, least recent out")
     func lru() {
         let cache = MemoryLRU<String>(budget: 40) { $0.count }

@@ -7,4 +7,6 @@ extension WebImageError.Code {
     public static let invalidCacheKey = WebImageError.Code(rawValue: "invalidCacheKey")
     /// A transformer threw; the message names it and the cause is its error.
     public static let transformFailed = WebImageError.Code(rawValue: "transformFailed")
+    /// A ``WorkLimiter``'s queue is full (`webimage serve` answers `503` with `Retry-After`).
+    public static let overloaded = WebImageError.Code(rawValue: "overloaded")
 }

@@ -20,7 +20,7 @@ enum JobEvent<Value: Sendable>: Sendable {
 ///   subscriber leaves;
 /// - once finished or cancelled it takes no more subscribers (``subscribe(_:)`` returns nil) and
 ///   removes itself from its registry through `onEnd`.
-final class SharedJob<Value: Sendable>: Sendable {
+package final class SharedJob<Value: Sendable>: Sendable {
     typealias Sink = @Sendable (JobEvent<Value>) -> Void
 
     private struct State {
@@ -118,8 +118,11 @@ final class SharedJob<Value: Sendable>: Sendable {
 }
 
 /// A registry of running jobs by key: the coalescing table of one stage.
-final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let jobs = Mutex<[Key: SharedJob<Value>]>([:])
+
+    /// An empty registry.
+    package init() {}
 
     /// Subscribes `sink` to the running job for `key`, or makes, subscribes and starts a new one
     /// with `body`. Returns the job and the subscription id.
@@ -151,11 +154,53 @@ final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// How many jobs are running.
-    var count: Int { jobs.withLock { $0.count } }
+    package var count: Int { jobs.withLock { $0.count } }
 
     private func remove(_ key: Key, ifStill job: SharedJob<Value>) {
         jobs.withLock { jobs in
             if jobs[key] === job { jobs[key] = nil }
+        }
+    }
+}
+
+extension JobRegistry {
+    /// Joins the running job for `key`, or starts `body` as a new one, and returns its value.
+    ///
+    /// The caller's task being cancelled (a deadline, a client gone) makes this caller leave at
+    /// once with ``WebImageError/Code/cancelled``; the work itself is cancelled only when no other
+    /// caller waits for it.
+    package func value(
+        for key: Key, priority: ImageLoad.Priority = .normal, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let subscription = Mutex<(job: SharedJob<Value>, id: Int)?>(nil)
+        let leave: @Sendable () -> Void = {
+            if let (job, id) = subscription.withLock({ $0 }) { job.unsubscribe(id) }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let once = Mutex<CheckedContinuation<Value, any Error>?>(continuation)
+                let finish: @Sendable (Result<Value, any Error>) -> Void = { result in
+                    once.withLock { pending -> CheckedContinuation<Value, any Error>? in
+                        defer { pending = nil }
+                        return pending
+                    }?.resume(with: result)
+                }
+                let joined = join(
+                    key, priority: priority,
+                    sink: { event in
+                        switch event {
+                        case .value(let value): finish(.success(value))
+                        case .finished(let error):
+                            finish(.failure(error ?? WebImageError(.cancelled, "the shared work ended without a result")))
+                        case .progress, .preview: break
+                        }
+                    },
+                    body: { job in job.send(.value(try await body())) })
+                subscription.withLock { $0 = joined }
+                if Task.isCancelled { leave() }
+            }
+        } onCancel: {
+            leave()
         }
     }
 }

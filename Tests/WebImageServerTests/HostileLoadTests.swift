@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageHTTPTesting
+import WebImageTesting
+
+@testable import WebImageServer
+
+/// Issue 24, findings 1 and 2: heavy renders never hold the threads that serve HTTP, and a
+/// request that times out stops its work.
+@Suite("Hostile load", .serialized, .timeLimit(.minutes(5)))
+struct HostileLoadTests {
+    /// About the slowest SVG the standard complexity limits accept at 1000 × 1000: 19,000
+    /// translucent circles each covering most of the canvas (6 s of one core with librsvg 2.54).
+    static let slowSVG: Data = {
+        var body = ""
+        for index in 0..<19_000 {
+            body += "<circle cx=\"\(index % 97 * 10)\" cy=\"\(index % 89 * 11)\" r=\"600\" fill=\"#3366cc\" fill-opacity=\"0.3\"/>"
+        }
+        return Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"1000\">\(body)</svg>".utf8)
+    }()
+
+    static func waitUntil(_ what: String, within limit: Duration = .seconds(120), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WebImageError(.timedOut, "waited \(limit) for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Before: two such renders held both cooperative threads, and `/health` took 40–92 s.
+    @Test("/health and cached images answer in under 100 ms while every slot renders the slowest SVG")
+    func healthWhileEverySlotIsBusy() async throws {
+        try await ServiceHarness.with(configure: { $0.concurrency = 2 }) { (harness) async throws in
+            harness.origin.route("/slow.svg", response: .ok(Self.slowSVG, contentType: "image/svg+xml"))
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            #expect(try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status == 200)
+            let renders = (0..<2).map { index in
+                Task { try await harness.image("rs:fit:1000:1000/q:\(50 + index)", "/slow.svg", ext: "png").status }
+            }
+            let limiter = harness.server.service.limiter
+            try await Self.waitUntil("both slots") { limiter.running == 2 }
+            let clock = ContinuousClock()
+            var health: [Duration] = []
+            var cached: [Duration] = []
+            while limiter.running == 2, health.count < 20 {
+                var start = clock.now
+                #expect(try await harness.request("/health").status == 200)
+                health.append(clock.now - start)
+                start = clock.now
+                #expect(try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status == 200)
+                cached.append(clock.now - start)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let stillBusy = limiter.running == 2
+            for render in renders { #expect(try await render.value == 200) }
+            #expect(health.count >= 5, "the renders ended before five probes: \(health)")
+            #expect(stillBusy || health.count >= 5)
+            let medianHealth = health.sorted()[health.count / 2]
+            let medianCached = cached.sorted()[cached.count / 2]
+            #expect(medianHealth < .milliseconds(100), "health: \(health)")
+            #expect(medianCached < .milliseconds(100), "cached: \(cached)")
+            #expect(health.max()! < .seconds(2), "health: \(health)")
+        }
+    }
+
+    /// Before: after a 504 at 30 s the render kept its slot until it finished on its own.
+    @Test("a request that times out stops its render and frees the slot")
+    func timeoutStopsTheWork() async throws {
+        try await ServiceHarness.with(configure: {
+            $0.concurrency = 1
+            $0.limits.requestTimeout = .seconds(1)
+        }) { (harness) async throws in
+            harness.origin.route("/slow.svg", response: .ok(Self.slowSVG, contentType: "image/svg+xml"))
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let limiter = harness.server.service.limiter
+            let clock = ContinuousClock()
+            let start = clock.now
+            let answer = try await harness.image("rs:fit:1000:1000", "/slow.svg", ext: "png")
+            #expect(answer.status == 504, "\(answer.text)")
+            // The render (6 s of CPU) is stopped: its slot is free long before it could have ended.
+            try await Self.waitUntil("the slot to be given back", within: .seconds(3)) { limiter.running == 0 }
+            #expect(clock.now - start < .seconds(5), "\(clock.now - start)")
+            #expect(harness.server.service.jobs.count == 0)
+            // And the next request is served at once.
+            #expect(try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status == 200)
+        }
+    }
+
+    /// Two requests share one render; when one gives up the other still gets it.
+    @Test("a shared render goes on while another request still waits for it")
+    func sharedWorkSurvivesOneWaiterLeaving() async throws {
+        try await ServiceHarness.with(configure: { $0.concurrency = 1 }) { (harness) async throws in
+            let gate = TestGate()
+            LoadTests.gated(harness.origin, "/gated.jpg", gate: gate)
+            let first = Task { try await harness.image("w:20", "/gated.jpg", ext: "png").status }
+            await gate.waitForArrivals(1)
+            let second = Task { try await harness.image("w:20", "/gated.jpg", ext: "png").status }
+            try await Self.waitUntil("both requests on one job") { harness.server.service.jobs.count == 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            first.cancel()
+            _ = await first.result
+            gate.open()
+            #expect(try await second.value == 200)
+        }
+    }
+}
