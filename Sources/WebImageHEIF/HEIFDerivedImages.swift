@@ -83,21 +83,24 @@ enum HEIFDerivedImages {
         var to: [Int]
     }
 
-    /// The entries of an `iref` box (version 0: 16-bit item IDs, 1: 32-bit).
+    /// The entries of an `iref` box (version 0: 16-bit item IDs, 1: 32-bit), read one after the
+    /// other as libheif 1.15 reads them: each entry's own box size is not trusted (libheif
+    /// ignores it, so a file whose entry sizes lie still has its references followed; found by
+    /// the `heif` fuzz target).
     static func references(_ bytes: UnsafeRawBufferPointer, in iref: Range<Int>) -> [Reference] {
         guard let version = read(bytes, at: iref.lowerBound, bytes: 1), version <= 1 else { return [] }
         let idBytes = version == 0 ? 2 : 4
-        var entries = BoxReader(bytes: bytes, start: iref.lowerBound + 4, end: iref.upperBound)
+        var reader = FieldReader(bytes: bytes, position: iref.lowerBound + 4, end: iref.upperBound)
         var references: [Reference] = []
-        while let (type, body) = entries.next() {
-            var reader = FieldReader(bytes: bytes, position: body.lowerBound, end: body.upperBound)
-            guard let from = reader.read(idBytes), let count = reader.read(2) else { continue }
+        while let size = reader.read(4), let type = reader.read(4) {
+            if size == 1 { guard reader.read(8) != nil else { break } }
+            guard let from = reader.read(idBytes), let count = reader.read(2) else { break }
             var to: [Int] = []
             for _ in 0..<count {
                 guard let id = reader.read(idBytes) else { break }
                 to.append(id)
             }
-            references.append(Reference(type: type, from: from, to: to))
+            references.append(Reference(type: UInt32(type), from: from, to: to))
         }
         return references
     }
