@@ -42,7 +42,14 @@ struct ImageResponder: HTTPResponder {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         default:
-            response = await image(path: path, request: request)
+            if path.endIndex != target.endIndex, !configuration.allowsQueryString {
+                response = failure(
+                    FailureAnswer(
+                        status: 400, code: WebImageError.Code.invalidProcessingOptions.rawValue,
+                        message: "image URLs take no query string (the service was not started with --allow-query)"))
+            } else {
+                response = await image(path: path, request: request)
+            }
         }
         let bytes = response.body.contentLength ?? 0
         if request.method == .head { response = response.createHeadResponse() } else { metrics.responseBytes.increment(by: bytes) }
@@ -61,7 +68,12 @@ struct ImageResponder: HTTPResponder {
         do {
             rendered = try await service.image(path: path, accept: request.headers[.accept])
         } catch {
-            return failure(FailureAnswer(error.error, stage: error.stage))
+            let answer = FailureAnswer(error.error, stage: error.stage)
+            if answer.message != error.error.message {
+                // The client got the short reason; the detail (addresses, origin answers) is logged.
+                logger.notice("\(request.method.rawValue) \(path) \(answer.status) \(error.error.code.rawValue): \(error.error.message)")
+            }
+            return failure(answer)
         }
         var headers = HTTPFields()
         headers[.eTag] = rendered.etag

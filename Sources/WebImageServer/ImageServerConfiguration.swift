@@ -63,6 +63,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
+    /// Whether image URLs may carry a query string (default `false`: `400`). imgproxy ignores
+    /// the query, so one signed URL would stand for endless distinct URIs, each a miss in a
+    /// cache in front (the fleet's nginx); allow it only when something in front needs it.
+    public var allowsQueryString = false
     /// Access logs at info level, one line per request (default `true`).
     public var accessLog = true
 

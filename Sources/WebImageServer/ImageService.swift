@@ -74,8 +74,9 @@ final class ImageService: Sendable {
 
     private func parse(path: Substring, accept: String?) throws(StagedError) -> (ProcessingOptions, ImageSource, OutputChoice) {
         do {
+            // The signature first: nothing of an unsigned path is parsed or reported.
+            try checkSignature(path)
             let parsed = try ImagePath(parsing: path)
-            try checkSignature(parsed)
             var options = try ProcessingOptions(segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
@@ -90,14 +91,20 @@ final class ImageService: Sendable {
         }
     }
 
-    private func checkSignature(_ path: ImagePath) throws {
-        if path.signature == "unsafe" || path.signature == "_" {
+    /// Checks `/{signature}/{the signed rest}` before anything else of the path is read.
+    private func checkSignature(_ path: Substring) throws {
+        let rest = path.dropFirst()
+        guard path.first == "/", let slash = rest.firstIndex(of: "/") else {
+            throw WebImageError(.invalidSignature, "the path has no /{signature}/ segment")
+        }
+        let signature = rest[..<slash]
+        if signature == "unsafe" || signature == "_" {
             guard configuration.allowsUnsigned else {
                 throw WebImageError(.invalidSignature, "unsigned URLs are refused (the service was not started with --allow-unsigned)")
             }
             return
         }
-        guard configuration.signingKeys.contains(where: { $0.verifies(path.signature, path: path.signedPart) }) else {
+        guard configuration.signingKeys.contains(where: { $0.verifies(signature, path: rest[slash...]) }) else {
             throw WebImageError(.invalidSignature, "the signature does not match the path")
         }
     }

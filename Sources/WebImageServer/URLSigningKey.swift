@@ -39,10 +39,13 @@ public struct URLSigningKey: Sendable, Hashable {
         Data(digest(for: path)).base64URLEncodedString()
     }
 
-    /// Whether `signature` (base64url) signs `path`, compared in constant time.
+    /// Whether `signature` is exactly the canonical signature of `path` — unpadded base64url, as
+    /// imgproxy's libraries write it — compared in constant time. Padding, `+` or `/` for `-` or
+    /// `_`, and other spellings of the same bytes (a last character with stray low bits) do not
+    /// verify: one signed URL has one spelling, so it cannot be varied past a cache in front.
     func verifies(_ signature: Substring, path: Substring) -> Bool {
-        guard let given = Data(base64URLEncoded: signature) else { return false }
-        let expected = digest(for: path)
+        let given = Array(signature.utf8)
+        let expected = Array(self.signature(for: String(path)).utf8)
         guard given.count == expected.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }

@@ -26,9 +26,12 @@ struct FailureAnswer: Sendable, Equatable {
     var message: String
 
     /// The status for `error` at `stage`; bad input is never a 5xx except an origin that fails (502).
+    /// Failures that could tell a client about the network behind the service (an SSRF refusal
+    /// quoting DNS answers, a connection error naming an internal address, an origin's own
+    /// answer) carry a short fixed reason; the caller logs the detail.
     init(_ error: WebImageError, stage: RequestStage) {
         code = error.code.rawValue
-        message = error.message
+        message = Self.publicMessage(error, stage: stage)
         switch error.code {
         case .invalidProcessingOptions, .invalidURL, .invalidTransform: status = 400
         case .invalidSignature, .sourceRefused, .urlRefused, .blockedURL: status = 403
@@ -42,6 +45,20 @@ struct FailureAnswer: Sendable, Equatable {
             status = (400..<500).contains(error.statusCode ?? 500) ? 404 : 502
         case .networkError, .invalidDownloadResponse: status = 502
         default: status = 500
+        }
+    }
+
+    /// What a client is told of `error`.
+    static func publicMessage(_ error: WebImageError, stage: RequestStage) -> String {
+        switch error.code {
+        case .urlRefused, .blockedURL: return "the source's address is not allowed"
+        case .sourceRefused: return stage == .parse ? error.message : "the source is not allowed"
+        case .networkError: return "the source could not be reached"
+        case .invalidDownloadStatusCode:
+            return error.statusCode.map { "the source answered HTTP \($0)" } ?? "the source failed"
+        case .invalidDownloadResponse, .invalidDownloadContentType: return "the source's answer is not an image"
+        case .timedOut where stage == .fetch: return "the source took too long"
+        default: return error.message
         }
     }
 

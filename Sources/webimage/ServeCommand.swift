@@ -69,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
     var noAvif = false
     @Flag(help: "No access log lines.")
     var noAccessLog = false
+    @Flag(help: "Accept image URLs with a query string (ignored, as imgproxy does; by default they are refused with 400).")
+    var allowQuery = false
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
 

@@ -130,6 +130,7 @@ struct ServeSettings {
         if let value = try integer(command.quality, "QUALITY", option: "--quality", in: Range.quality) { configuration.defaultQuality = value }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
+        configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
         return configuration
     }
 

@@ -60,4 +60,66 @@ struct SignatureTests {
             #expect(try await harness.request(ServiceHarness.signed("w:100", source: source)).status == 403)
         }
     }
+
+    /// Issue 24, finding 8: before, `=` and `==` suffixes, `+` for `-`, `/` for `_` and a last
+    /// character with other low bits all verified, and any query string was ignored.
+    @Test("only the canonical unpadded base64url signature verifies, and a query string is refused")
+    func canonicalSignaturesOnly() async throws {
+        try await ServiceHarness.with { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let source = harness.origin.url("/a.jpg").absoluteString
+            let path = ServiceHarness.unsignedPath("w:100", source: source)
+            // A key whose signature of this path has a `-` or `_` and a last character with
+            // spare bits, so that every alternative spelling exists.
+            var signature = ServiceHarness.key.signature(for: path)
+            #expect(signature.count == 43)
+            #expect(try await harness.request("/" + signature + path).status == 200)
+            var spellings = [signature + "=", signature + "==", signature + "%3D"]
+            if signature.contains("-") { spellings.append(signature.replacingOccurrences(of: "-", with: "+")) }
+            if signature.contains("_") { spellings.append(signature.replacingOccurrences(of: "_", with: "/")) }
+            // The 43rd character carries 4 bits of the hash and 2 spare bits: flip a spare one.
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            let last = alphabet.firstIndex(of: signature.removeLast())!
+            spellings.append(signature + String(alphabet[last ^ 1]))
+            signature.append(alphabet[last])
+            for spelling in spellings {
+                let answer = try await harness.request("/" + spelling + path)
+                #expect(answer.status == 403, "\(spelling): \(answer.status)")
+            }
+            let query = try await harness.request("/" + signature + path + "?v=1")
+            #expect(query.status == 400)
+            #expect(query.text.contains("query string"), "\(query.text)")
+            #expect(try await harness.request("/health?probe=1").status == 200)
+        }
+        try await ServiceHarness.with(configure: { $0.allowsQueryString = true }) { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let signed = ServiceHarness.signed("w:100", source: harness.origin.url("/a.jpg").absoluteString)
+            #expect(try await harness.request(signed + "?v=1").status == 200)
+        }
+    }
+
+    /// Issue 24, finding 9: before, a malformed path answered 400 naming what was wrong before
+    /// the signature was looked at, and SSRF refusals quoted the DNS answer.
+    @Test("the signature is checked before the path is parsed; internal addresses stay in the log")
+    func signatureFirstAndShortReasons() async throws {
+        try await ServiceHarness.with(configure: { $0.urlPolicy = .ssrfGuard() }) { (harness) async throws in
+            let stranger = try URLSigningKey(keyHex: "6f74686572", saltHex: "6f6c64")
+            for path in ["/rs:nonsense:1/plain/x", "/w:abc/plain/", "/plain/%ZZ", "/x"] {
+                let unsigned = try await harness.request("/AAAA" + path)
+                #expect(unsigned.status == 403, "\(path): \(unsigned.status) \(unsigned.text)")
+                let wrong = try await harness.request("/" + stranger.signature(for: path) + path)
+                #expect(wrong.status == 403, "\(path)")
+                #expect(!wrong.text.contains("nonsense") && !wrong.text.contains("abc"), "\(wrong.text)")
+            }
+            // Signed, the same malformed path is a 400 with the reason.
+            let bad = try await harness.request(ServiceHarness.signed("rs:nonsense:1", source: "http://example.com/a.jpg"))
+            #expect(bad.status == 400)
+            // The origin is loopback, refused by the default guard: the client is not told why in detail.
+            let refused = try await harness.image("w:10", "/a.jpg")
+            #expect(refused.status == 403, "\(refused.text)")
+            #expect(refused.text.contains("urlRefused"))
+            #expect(!refused.text.contains("127.0.0.1"), "\(refused.text)")
+            #expect(!refused.text.lowercased().contains("loopback"), "\(refused.text)")
+        }
+    }
 }
