@@ -52,7 +52,14 @@ struct ImageResponder: HTTPResponder {
             }
         }
         let bytes = response.body.contentLength ?? 0
-        if request.method == .head { response = response.createHeadResponse() } else { metrics.responseBytes.increment(by: bytes) }
+        if request.method == .head {
+            // An answer made from validators alone has no length to state (not 0).
+            let length = response.headers[.contentLength]
+            response = response.createHeadResponse()
+            if length == nil { response.headers[.contentLength] = nil }
+        } else {
+            metrics.responseBytes.increment(by: bytes)
+        }
         metrics.answered(response.status.code)
         if configuration.accessLog {
             let elapsed = ContinuousClock.now - start
@@ -64,6 +71,28 @@ struct ImageResponder: HTTPResponder {
     }
 
     private func image(path: Substring, request: Request) async -> Response {
+        // HEAD, and a GET whose If-None-Match may match, are answered from validators when they
+        // are known without rendering (the source's bytes at hand make the ETag).
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        if request.method == .head || ifNoneMatch != nil,
+            let known = try? await service.knownResult(path: path, accept: request.headers[.accept])
+        {
+            var headers = HTTPFields()
+            headers[.eTag] = known.etag
+            headers[.cacheControl] = "public, max-age=\(configuration.cacheMaxAge)"
+            if let lastModified = known.lastModified { headers[.lastModified] = lastModified }
+            if known.negotiated { headers[.vary] = "Accept" }
+            if let ifNoneMatch, Self.matches(ifNoneMatch, etag: known.etag) {
+                metrics.unrenderedAnswers.increment()
+                return Response(status: .notModified, headers: headers)
+            }
+            if request.method == .head {
+                metrics.unrenderedAnswers.increment()
+                headers[.contentType] = known.contentType
+                headers[.init("X-Content-Type-Options")!] = "nosniff"
+                return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { _ in })
+            }
+        }
         let rendered: RenderedImage
         do {
             rendered = try await service.image(path: path, accept: request.headers[.accept])

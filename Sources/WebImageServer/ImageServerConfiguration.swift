@@ -51,6 +51,9 @@ public struct ImageServerConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests waiting for a processing slot beyond ``concurrency``; more get `503` (default 64).
     public var queueLimit = 64
+    /// How long a source that failed permanently (a 404, a 403, not an image; never a 5xx or a
+    /// timeout) is answered from memory instead of being fetched again (default 60 s).
+    public var failedSourceTTL = Duration.seconds(60)
     /// `Retry-After` seconds sent with a `503` (default 1).
     public var retryAfterSeconds = 1
     /// `Cache-Control: public, max-age=` of images (default one year: results are immutable for a

@@ -46,16 +46,48 @@ final class ImageService: Sendable {
         writes = BackgroundWrites(limit: max(8, configuration.concurrency * 4))
         // A quarter of the memory budget keeps originals, so results in other sizes skip the origin.
         let originals = MemoryLRU<SourceBytes>(budget: configuration.memoryCacheBytes / 4) { $0.data.count }
-        fetcher = SourceFetcher(loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes)
+        fetcher = SourceFetcher(
+            loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes,
+            failedSourceTTL: configuration.failedSourceTTL)
         processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
         memory = MemoryLRU(budget: configuration.memoryCacheBytes - configuration.memoryCacheBytes / 4) { $0.data.count + 256 }
         limiter = WorkLimiter(limit: configuration.concurrency, queueLimit: configuration.queueLimit)
     }
 
+    /// What a `HEAD` or a conditional `GET` needs to be answered without rendering.
+    struct KnownResult: Sendable {
+        var etag: String
+        var contentType: String
+        var lastModified: String?
+        var negotiated: Bool
+    }
+
+    /// The result's validators when they are known without rendering because the source's bytes
+    /// (and so its validator) are at hand. Nil when the result is in memory (the caller answers
+    /// with it) or only a render can tell.
+    func knownResult(path: Substring, accept: String?) async throws(StagedError) -> KnownResult? {
+        let (options, source, output) = try parse(path: path, accept: accept)
+        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
+        // A result in memory is answered whole at once, its length included.
+        if memory.value(forKey: key) != nil { return nil }
+        guard let original = await fetcher.cached(source) else { return nil }
+        let sourceFormat = ImageFormat.detect(in: original.data)
+        guard sourceFormat != .undefined else { return nil }
+        let format = output.resolve(sourceFormat: sourceFormat, canEncode: coders.canEncode)
+        return KnownResult(
+            etag: Self.etag(validator: original.validator, key: key), contentType: format.mimeType,
+            lastModified: original.lastModified, negotiated: options.format == .auto)
+    }
+
+    /// The cache key of one result.
+    static func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int) -> String {
+        "result:\(source.key)|\(options.canonicalKey)|\(output.key)|q\(quality)"
+    }
+
     /// The image `path` (the request target without its query) asks for.
     func image(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage {
         let (options, source, output) = try parse(path: path, accept: accept)
-        let key = "result:\(source.key)|\(options.canonicalKey)|\(output.key)|q\(configuration.defaultQuality)"
+        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
         if let hit = memory.value(forKey: key) {
             metrics.hit("memory")
             return hit

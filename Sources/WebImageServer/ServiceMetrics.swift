@@ -12,6 +12,8 @@ import Synchronization
 /// - `webimage_source_bytes_total` (bytes in), `webimage_response_bytes_total` (bytes out).
 /// - `webimage_queue_depth`, `webimage_processing`: waiting and running images.
 /// - `webimage_origin_requests_total`, `webimage_overload_refusals_total`.
+/// - `webimage_failed_source_hits_total`: requests answered from a remembered source failure;
+///   `webimage_unrendered_answers_total`: HEAD and `304` answers made from validators alone.
 final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
@@ -21,6 +23,8 @@ final class ServiceMetrics: Sendable {
     let originRequests: CoreMetrics.Counter
     let overloadRefusals: CoreMetrics.Counter
     let cacheMisses: CoreMetrics.Counter
+    let failedSourceHits: CoreMetrics.Counter
+    let unrenderedAnswers: CoreMetrics.Counter
     let queueDepth: CoreMetrics.Gauge
     let processing: CoreMetrics.Gauge
     private let hits: [String: CoreMetrics.Counter]
@@ -40,6 +44,8 @@ final class ServiceMetrics: Sendable {
         originRequests = CoreMetrics.Counter(label: "webimage_origin_requests_total", factory: factory)
         overloadRefusals = CoreMetrics.Counter(label: "webimage_overload_refusals_total", factory: factory)
         cacheMisses = CoreMetrics.Counter(label: "webimage_cache_misses_total", factory: factory)
+        failedSourceHits = CoreMetrics.Counter(label: "webimage_failed_source_hits_total", factory: factory)
+        unrenderedAnswers = CoreMetrics.Counter(label: "webimage_unrendered_answers_total", factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "webimage_queue_depth", factory: factory)
         processing = CoreMetrics.Gauge(label: "webimage_processing", factory: factory)
         hits = Dictionary(uniqueKeysWithValues: ["memory", "disk", "source"].map {

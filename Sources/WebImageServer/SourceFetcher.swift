@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import WebImage
 import WebImageDiskCache
 
@@ -15,8 +14,10 @@ struct SourceBytes: Sendable {
 
 /// Fetches originals: `http(s)` through the library's loaders (the byte limit and the URL policy
 /// applied on every hop) with the originals kept in memory and on disk; `local://` from the
-/// root, with the same byte limit. Concurrent fetches of one URL share one task until its bytes
-/// are in the memory cache, so a source is downloaded once however many results are made of it.
+/// root, with the same byte limit. Concurrent fetches of one URL share one job (the core's
+/// ``JobRegistry``) until its bytes are in the memory cache, so a source is downloaded once
+/// however many results are made of it. A source that failed permanently (the library's
+/// ``FailedURLBlockingPolicy``: a 404, not a 5xx) is not asked again for ``failures``' time to live.
 final class SourceFetcher: Sendable {
     let loaders: any ImageLoading
     let memory: MemoryLRU<SourceBytes>
@@ -25,12 +26,15 @@ final class SourceFetcher: Sendable {
     let limits: ImageServerLimits
     let metrics: ServiceMetrics
     let writes: BackgroundWrites
-    private let inFlight = Mutex<[String: Task<SourceBytes, any Error>]>([:])
+    /// Remote sources that failed permanently, with their failure.
+    let failures: FailedURLCache<ContinuousClock>
+    private let jobs = JobRegistry<String, SourceBytes>()
 
     init(
         loaders: any ImageLoading, memory: MemoryLRU<SourceBytes>, disk: (any ImageDataCaching)?, limits: ImageServerLimits,
-        metrics: ServiceMetrics, writes: BackgroundWrites
+        metrics: ServiceMetrics, writes: BackgroundWrites, failedSourceTTL: Duration
     ) {
+        failures = FailedURLCache(clock: ContinuousClock(), timeToLive: failedSourceTTL)
         self.writes = writes
         self.loaders = loaders
         self.memory = memory
@@ -47,19 +51,39 @@ final class SourceFetcher: Sendable {
                 metrics.hit("source")
                 return cached
             }
-            let task = inFlight.withLock { tasks in
-                if let running = tasks[key] { return running }
-                let task = Task {
-                    defer { _ = self.inFlight.withLock { $0.removeValue(forKey: key) } }
-                    return try await self.fetchRemote(url, key: key)
-                }
-                tasks[key] = task
-                return task
+            if let failure = failures.recordedFailure(url) {
+                metrics.failedSourceHits.increment()
+                throw failure
             }
-            return try await task.value
+            do {
+                return try await jobs.value(for: key) { try await self.fetchRemote(url, key: key) }
+            } catch let error as WebImageError {
+                if FailedURLBlockingPolicy.standard.shouldBlock(error) { failures.recordFailure(url, error: error) }
+                throw error
+            }
         case .local(let file):
             return try readLocal(file)
         }
+    }
+
+    /// The source's bytes when they are at hand without a download: a remote original in memory
+    /// or on disk, or a local file.
+    func cached(_ source: ImageSource) async -> SourceBytes? {
+        switch source {
+        case .remote(let url):
+            let key = Self.key(for: url)
+            if let bytes = memory.value(forKey: key) { return bytes }
+            guard let disk, let entry = try? await disk.entry(forKey: key) else { return nil }
+            return Self.bytes(entry)
+        case .local(let file):
+            return try? readLocal(file)
+        }
+    }
+
+    private static func bytes(_ entry: (data: Data, metadata: CacheEntryMetadata)) -> SourceBytes {
+        SourceBytes(
+            data: entry.data, validator: entry.metadata.http.etag ?? entry.metadata.http.lastModified ?? digest(entry.data),
+            lastModified: entry.metadata.http.lastModified)
     }
 
     /// The cache key of a remote original (also the Redis download lock's key).
@@ -72,9 +96,7 @@ final class SourceFetcher: Sendable {
         }
         if let disk, let entry = try? await disk.entry(forKey: key) {
             metrics.hit("source")
-            let source = SourceBytes(
-                data: entry.data, validator: entry.metadata.http.etag ?? entry.metadata.http.lastModified ?? Self.digest(entry.data),
-                lastModified: entry.metadata.http.lastModified)
+            let source = Self.bytes(entry)
             memory.set(source, forKey: key)
             return source
         }

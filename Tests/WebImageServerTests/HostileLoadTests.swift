@@ -105,3 +105,66 @@ struct HostileLoadTests {
         }
     }
 }
+
+/// Issue 24, finding 12: a failing source was fetched again on every request, and `HEAD` or a
+/// matching `If-None-Match` rendered the image to learn its ETag.
+@Suite("Failures remembered, answers without rendering", .serialized, .timeLimit(.minutes(3)))
+struct UnrenderedAnswerTests {
+    static func counter(_ harness: ServiceHarness, _ name: String) async throws -> Int {
+        let text = try await harness.request("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? -1) } ?? 0
+    }
+
+    @Test("a 404 source is remembered for its time to live; a 5xx never is")
+    func failedSourcesAreRemembered() async throws {
+        try await ServiceHarness.with(configure: { $0.failedSourceTTL = .seconds(2) }) { (harness) async throws in
+            harness.origin.route("/gone.jpg", response: .status(404))
+            harness.origin.route("/down.jpg", response: .status(503))
+            for width in [10, 11, 12] {
+                let answer = try await harness.image("w:\(width)", "/gone.jpg")
+                #expect(answer.status == 404, "\(answer.text)")
+            }
+            #expect(harness.origin.requestCount("/gone.jpg") == 1)
+            #expect(try await Self.counter(harness, "webimage_failed_source_hits_total") == 2)
+            for width in [10, 11] { #expect(try await harness.image("w:\(width)", "/down.jpg").status == 502) }
+            #expect(harness.origin.requestCount("/down.jpg") == 2)
+            // After the time to live the source is asked again.
+            try await Task.sleep(for: .seconds(2.2))
+            #expect(try await harness.image("w:13", "/gone.jpg").status == 404)
+            #expect(harness.origin.requestCount("/gone.jpg") == 2)
+        }
+    }
+
+    @Test("HEAD and a matching If-None-Match are answered from the source's validators")
+    func headAndConditionalGetWithoutRendering() async throws {
+        try await ServiceHarness.with { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg", headers: [("ETag", "\"v1\"")]))
+            let first = try await harness.image("w:100", "/a.jpg", ext: "png")
+            #expect(first.status == 200)
+            let etag = try #require(first.header("ETag"))
+            let misses = try await Self.counter(harness, "webimage_cache_misses_total")
+
+            // Another size, never rendered: HEAD knows its ETag and type from the source.
+            let head = try await harness.request(
+                ServiceHarness.signed("w:50", source: harness.origin.url("/a.jpg").absoluteString, ext: "webp"), method: .HEAD)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "image/webp")
+            #expect(head.header("Content-Length") == nil, "a length of 0 would be a lie")
+            let headETag = try #require(head.header("ETag"))
+            #expect(headETag != etag)
+            // A GET of that size makes the same ETag, and a conditional GET with it is a 304 at once.
+            let conditional = try await harness.image("w:50", "/a.jpg", ext: "webp", headers: [("If-None-Match", headETag)])
+            #expect(conditional.status == 304)
+            #expect(try await Self.counter(harness, "webimage_cache_misses_total") == misses, "nothing was rendered")
+            #expect(try await Self.counter(harness, "webimage_unrendered_answers_total") == 2)
+            let full = try await harness.image("w:50", "/a.jpg", ext: "webp")
+            #expect(full.status == 200)
+            #expect(full.header("ETag") == headETag)
+            // A stale ETag still gets the image.
+            let stale = try await harness.image("w:60", "/a.jpg", ext: "webp", headers: [("If-None-Match", "\"other\"")])
+            #expect(stale.status == 200)
+            #expect(harness.origin.requestCount("/a.jpg") == 1)
+        }
+    }
+}

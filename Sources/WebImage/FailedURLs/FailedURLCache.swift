@@ -18,7 +18,8 @@ public final class FailedURLCache<C: Clock>: Sendable where C.Duration == Durati
     private let clock: C
     /// How long a recorded failure blocks its URL; `nil` for the lifetime of the cache.
     public let timeToLive: Duration?
-    private let entries = Mutex<[URL: C.Instant?]>([:])
+    /// Each blocked URL's deadline (`nil`: none) and the failure that blocked it.
+    private let entries = Mutex<[URL: (deadline: C.Instant?, error: WebImageError)]>([:])
 
     /// - Parameters:
     ///   - clock: where the time to live is measured (inject a manual clock in tests).
@@ -31,7 +32,7 @@ public final class FailedURLCache<C: Clock>: Sendable where C.Duration == Durati
     /// Blocks `url` for the time to live (the caller has decided that `error` blocks).
     public func recordFailure(_ url: URL, error: WebImageError) {
         let deadline = timeToLive.map { clock.now.advanced(by: $0) }
-        entries.withLock { $0[url] = .some(deadline) }
+        entries.withLock { $0[url] = (deadline, error) }
     }
 
     /// Forgets `url` (after a success).
@@ -40,14 +41,17 @@ public final class FailedURLCache<C: Clock>: Sendable where C.Duration == Durati
     }
 
     /// Whether `url` is blocked now. Expired entries are dropped.
-    public func isBlocked(_ url: URL) -> Bool {
+    public func isBlocked(_ url: URL) -> Bool { recordedFailure(url) != nil }
+
+    /// The failure that blocks `url` now, if one does (so that a caller can answer it again as it
+    /// was: a 404 stays a 404). Expired entries are dropped.
+    public func recordedFailure(_ url: URL) -> WebImageError? {
         let now = clock.now
         return entries.withLock { entries in
-            guard let entry = entries[url] else { return false }
-            guard let deadline = entry else { return true }
-            if now < deadline { return true }
+            guard let entry = entries[url] else { return nil }
+            guard let deadline = entry.deadline, now >= deadline else { return entry.error }
             entries[url] = nil
-            return false
+            return nil
         }
     }
 
