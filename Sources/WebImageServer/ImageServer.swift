@@ -49,12 +49,20 @@ public final class ImageServer: Sendable {
         loading.maximumConcurrentDownloads = max(16, configuration.concurrency * 4)
         loading.logger = logger
         http = HTTPImageLoader(configuration: loading)
+        let metrics = ServiceMetrics()
         if let directory = configuration.cacheDirectory {
             // No fsync per entry: a crash still never exposes a partial file (temporary file and
             // rename), and an entry a power loss takes is made again on the next miss.
-            disk = try DiskCache(
-                configuration: DiskCacheConfiguration(
-                    directory: directory, maxSize: configuration.maxDiskCacheBytes, synchronousWrites: false))
+            do {
+                disk = try DiskCache(
+                    configuration: DiskCacheConfiguration(
+                        directory: directory, maxSize: configuration.maxDiskCacheBytes, synchronousWrites: false))
+            } catch {
+                // An unusable cache directory costs the cache, not the service.
+                logger.warning("the cache directory \(directory.path) cannot be used, serving without a disk cache: \(error)")
+                metrics.diskCacheUnavailable.record(1)
+                disk = nil
+            }
         } else {
             disk = nil
         }
@@ -76,7 +84,7 @@ public final class ImageServer: Sendable {
             data = disk
         }
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: loader, data: data, metrics: ServiceMetrics())
+            configuration: configuration, coders: .standard(), loaders: loader, data: data, metrics: metrics, logger: logger)
     }
 
     /// The port the server listens on, once it does.
@@ -90,8 +98,13 @@ public final class ImageServer: Sendable {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let responder = ImageResponder(service: service, readiness: readiness, logger: logger)
+        let headerTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerTimeout))
         let app = Application(
             responder: responder,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],
+                    idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -102,7 +115,8 @@ public final class ImageServer: Sendable {
             logger: logger)
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [app, ReadinessService(readiness: readiness)], gracefulShutdownSignals: signals, logger: logger))
+                services: [app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay)],
+                gracefulShutdownSignals: signals, logger: logger))
         group.withLock { $0 = serviceGroup }
         do {
             try await serviceGroup.run()
@@ -129,12 +143,24 @@ public final class ImageServer: Sendable {
     }
 }
 
-/// Turns `/ready` off as soon as a graceful shutdown starts (it is shut down before the server).
+/// Turns `/ready` off as soon as a graceful shutdown starts, then keeps the server serving for
+/// the drain delay (it is shut down before the server, which stops accepting only after it).
 struct ReadinessService: Service {
     let readiness: Readiness
+    let drainDelay: Duration
 
     func run() async throws {
         try? await gracefulShutdown()
         readiness.set(false)
+        if drainDelay > .zero { try? await Task.sleep(for: drainDelay) }
+    }
+}
+
+extension ImageServer {
+    /// Whole nanoseconds of `duration` (saturating).
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }

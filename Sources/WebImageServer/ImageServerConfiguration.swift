@@ -54,6 +54,15 @@ public struct ImageServerConfiguration: Sendable {
     /// How long a source that failed permanently (a 404, a 403, not an image; never a 5xx or a
     /// timeout) is answered from memory instead of being fetched again (default 60 s).
     public var failedSourceTTL = Duration.seconds(60)
+    /// The most time a client may take to send a request's head, from the connection's start or
+    /// the end of the previous response (default 10 s); slower connections are closed.
+    public var headerTimeout = Duration.seconds(10)
+    /// How long a keep-alive connection may stay idle between requests (default 60 s).
+    public var idleTimeout = Duration.seconds(60)
+    /// After a graceful shutdown starts: how long the server goes on serving with `/ready`
+    /// answering `503`, so that load balancers stop sending before it stops accepting
+    /// (default 3 s). Running requests then finish before it exits.
+    public var drainDelay = Duration.seconds(3)
     /// `Retry-After` seconds sent with a `503` (default 1).
     public var retryAfterSeconds = 1
     /// `Cache-Control: public, max-age=` of images (default one year: results are immutable for a

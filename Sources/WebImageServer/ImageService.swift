@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import Synchronization
 import WebImage
 import WebImageDiskCache
@@ -37,13 +38,13 @@ final class ImageService: Sendable {
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
-        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics
+        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger
     ) {
         self.configuration = configuration
         self.coders = coders
         self.disk = disk
         self.metrics = metrics
-        writes = BackgroundWrites(limit: max(8, configuration.concurrency * 4))
+        writes = BackgroundWrites(limit: max(8, configuration.concurrency * 4), metrics: metrics, logger: logger)
         // A quarter of the memory budget keeps originals, so results in other sizes skip the origin.
         let originals = MemoryLRU<SourceBytes>(budget: configuration.memoryCacheBytes / 4) { $0.data.count }
         fetcher = SourceFetcher(
@@ -191,7 +192,7 @@ final class ImageService: Sendable {
             var metadata = CacheEntryMetadata(contentType: rendered.contentType)
             metadata.http.etag = rendered.etag
             let archived = rendered.archived
-            writes.submit { [metadata] in try? await disk.setData(archived, forKey: key, metadata: metadata) }
+            writes.submit { [metadata] in try await disk.setData(archived, forKey: key, metadata: metadata) }
         }
         return rendered
     }

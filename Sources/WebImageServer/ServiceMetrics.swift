@@ -14,6 +14,8 @@ import Synchronization
 /// - `webimage_origin_requests_total`, `webimage_overload_refusals_total`.
 /// - `webimage_failed_source_hits_total`: requests answered from a remembered source failure;
 ///   `webimage_unrendered_answers_total`: HEAD and `304` answers made from validators alone.
+/// - `webimage_cache_write_failures_total`: disk or Redis stores that failed (a full disk);
+///   `webimage_disk_cache_unavailable`: 1 when the cache directory could not be opened.
 final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
@@ -25,6 +27,8 @@ final class ServiceMetrics: Sendable {
     let cacheMisses: CoreMetrics.Counter
     let failedSourceHits: CoreMetrics.Counter
     let unrenderedAnswers: CoreMetrics.Counter
+    let cacheWriteFailures: CoreMetrics.Counter
+    let diskCacheUnavailable: CoreMetrics.Gauge
     let queueDepth: CoreMetrics.Gauge
     let processing: CoreMetrics.Gauge
     private let hits: [String: CoreMetrics.Counter]
@@ -46,6 +50,9 @@ final class ServiceMetrics: Sendable {
         cacheMisses = CoreMetrics.Counter(label: "webimage_cache_misses_total", factory: factory)
         failedSourceHits = CoreMetrics.Counter(label: "webimage_failed_source_hits_total", factory: factory)
         unrenderedAnswers = CoreMetrics.Counter(label: "webimage_unrendered_answers_total", factory: factory)
+        cacheWriteFailures = CoreMetrics.Counter(label: "webimage_cache_write_failures_total", factory: factory)
+        diskCacheUnavailable = CoreMetrics.Gauge(label: "webimage_disk_cache_unavailable", factory: factory)
+        diskCacheUnavailable.record(0)
         queueDepth = CoreMetrics.Gauge(label: "webimage_queue_depth", factory: factory)
         processing = CoreMetrics.Gauge(label: "webimage_processing", factory: factory)
         hits = Dictionary(uniqueKeysWithValues: ["memory", "disk", "source"].map {

@@ -110,7 +110,7 @@ final class SourceFetcher: Sendable {
             var metadata = CacheEntryMetadata(originalURL: url, contentType: result.response.contentType)
             metadata.http = http
             let data = result.data
-            writes.submit { [metadata] in try? await disk.setData(data, forKey: key, metadata: metadata) }
+            writes.submit { [metadata] in try await disk.setData(data, forKey: key, metadata: metadata) }
         }
         let source = SourceBytes(
             data: result.data, validator: http.etag ?? http.lastModified ?? Self.digest(result.data),

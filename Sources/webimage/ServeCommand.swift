@@ -69,6 +69,18 @@ struct ServeCommand: AsyncParsableCommand {
     var noAvif = false
     @Flag(help: "No access log lines.")
     var noAccessLog = false
+    @Option(help: ArgumentHelp("Seconds a client may take to send a request's head (default 10).", valueName: "SECONDS"))
+    var headerTimeout: Double?
+    @Option(help: ArgumentHelp("Seconds a keep-alive connection may stay idle (default 60).", valueName: "SECONDS"))
+    var idleTimeout: Double?
+    @Option(help: ArgumentHelp(
+        "After SIGTERM: seconds to go on serving with /ready answering 503 before no longer accepting (default 3).",
+        valueName: "SECONDS"))
+    var drainDelay: Double?
+    @Option(help: ArgumentHelp(
+        "Seconds a source that failed permanently (404, not 5xx) is answered without asking the origin again (default 60).",
+        valueName: "SECONDS"))
+    var failedSourceTtl: Double?
     @Flag(help: "Accept image URLs with a query string (ignored, as imgproxy does; by default they are refused with 400).")
     var allowQuery = false
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))

@@ -46,6 +46,21 @@ struct ServeSettings {
         return count.bytes
     }
 
+    /// The flag's or the environment's seconds, checked against `range`.
+    private func seconds(_ value: Double?, _ name: String, option: String, in range: ClosedRange<Double>) throws -> Duration? {
+        var number = value
+        if number == nil, let text = env(name) {
+            guard let parsed = Double(text) else { throw Self.bad("WEBIMAGE_\(name)=\(text) is not a number of seconds (\(option))") }
+            number = parsed
+        }
+        guard let number else { return nil }
+        guard range.contains(number) else {
+            let text = { (value: Double) in value == value.rounded() ? String(Int(value)) : String(value) }
+            throw Self.bad("\(option) must be between \(text(range.lowerBound)) and \(text(range.upperBound)) seconds (got \(number))")
+        }
+        return .milliseconds(Int((number * 1000).rounded()))
+    }
+
     static func describe(_ range: ClosedRange<Int>) -> String { "between \(range.lowerBound) and \(range.upperBound)" }
 
     /// The accepted range of each numeric setting.
@@ -108,16 +123,20 @@ struct ServeSettings {
         {
             configuration.limits.maxResultDimension = value
         }
-        var timeout = command.timeout
-        if timeout == nil, let text = env("TIMEOUT") {
-            guard let value = Double(text) else { throw Self.bad("WEBIMAGE_TIMEOUT=\(text) is not a number of seconds") }
-            timeout = value
+        if let value = try seconds(command.timeout, "TIMEOUT", option: "--timeout", in: 0.001...3600) {
+            configuration.limits.requestTimeout = value
         }
-        if let seconds = timeout {
-            guard seconds >= 0.001, seconds <= 3600 else {
-                throw Self.bad("--timeout must be between 0.001 and 3600 seconds (got \(seconds))")
-            }
-            configuration.limits.requestTimeout = .milliseconds(Int(seconds * 1000))
+        if let value = try seconds(command.headerTimeout, "HEADER_TIMEOUT", option: "--header-timeout", in: 0.001...3600) {
+            configuration.headerTimeout = value
+        }
+        if let value = try seconds(command.idleTimeout, "IDLE_TIMEOUT", option: "--idle-timeout", in: 0.001...86_400) {
+            configuration.idleTimeout = value
+        }
+        if let value = try seconds(command.drainDelay, "DRAIN_DELAY", option: "--drain-delay", in: 0...3600) {
+            configuration.drainDelay = value
+        }
+        if let value = try seconds(command.failedSourceTtl, "FAILED_SOURCE_TTL", option: "--failed-source-ttl", in: 0...86_400) {
+            configuration.failedSourceTTL = value
         }
         if let value = try integer(command.concurrency, "CONCURRENCY", option: "--concurrency", in: Range.concurrency) {
             configuration.concurrency = value

@@ -35,6 +35,7 @@ struct ServiceHarness {
         configuration.urlPolicy = .ssrfGuard(allowHosts: [try HostPattern("127.0.0.1")])
         // Debug builds on a busy machine are slow; only the timeout test sets a short deadline.
         configuration.limits.requestTimeout = .seconds(600)
+        configuration.drainDelay = .zero
         configure(&configuration)
         let server = try ImageServer(configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

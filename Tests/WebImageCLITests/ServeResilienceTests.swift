@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import WebImageCodecs
+import WebImageTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 24, finding 10: slow clients, shutdown and a broken cache directory, on the real command.
+@Suite("webimage serve: slow clients, draining, a broken cache", .serialized, .timeLimit(.minutes(5)))
+struct ServeResilienceTests {
+    /// A raw TCP connection to 127.0.0.1:`port`.
+    static func connect(_ port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        return fd
+    }
+
+    /// Whether the server has closed `fd` (a read returns 0 or fails) within `limit`.
+    static func closedByPeer(_ fd: Int32, within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while ContinuousClock.now < deadline {
+            var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&poll, 1, 50) > 0 {
+                let got = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if got <= 0 { return true }
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Before: a client sending its headers a byte at a time was never closed (19,950 held at once).
+    @Test("a connection that trickles its headers is closed at the header timeout")
+    func slowHeadersAreCut() async throws {
+        try await withTemporaryDirectory { directory in
+            let served = try await ServeCommandTests.Served.start(
+                ["--port", "0", "--allow-unsigned", "--no-access-log", "--header-timeout", "1", "--drain-delay", "0"], in: directory)
+            let fd = try Self.connect(served.port)
+            defer { close(fd) }
+            let start = ContinuousClock.now
+            // One byte every 200 ms: an idle timeout would never fire.
+            let trickle = Task {
+                for byte in Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) {
+                    var value = byte
+                    guard send(fd, &value, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            #expect(await Self.closedByPeer(fd, within: .seconds(20)))
+            trickle.cancel()
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(15), "\(elapsed)")
+            // An ordinary request is unaffected.
+            #expect(try await served.get("/health").status == 200)
+            #expect(try await served.terminate() == 0)
+        }
+    }
+
+    /// Before: after SIGTERM the server stopped accepting at once, so no probe ever saw a 503.
+    @Test("after SIGTERM /ready answers 503 for the drain delay, then the process exits 0")
+    func readyIs503WhileDraining() async throws {
+        try await withTemporaryDirectory { directory in
+            let served = try await ServeCommandTests.Served.start(
+                ["--port", "0", "--allow-unsigned", "--no-access-log", "--drain-delay", "2"], in: directory)
+            #expect(try await served.get("/ready").status == 200)
+            kill(served.process.processIdentifier, SIGTERM)
+            var sawNotReady = false
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, !sawNotReady {
+                if let ready = try? await served.get("/ready"), ready.status == 503 {
+                    sawNotReady = true
+                    #expect(try await served.get("/health").status == 200, "still serving while draining")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(sawNotReady)
+            #expect(try await served.terminate() == 0)
+        }
+    }
+
+    /// Before: a cache directory that could not be used made serve exit 1; a failing store was silent.
+    @Test("an unusable cache directory or failing stores: served uncached, with a warning and a metric")
+    func brokenCacheDirectory() async throws {
+        try await withTemporaryDirectory { directory in
+            try Fixture.png().write(to: directory.appendingPathComponent("a.png"))
+            // A file where the directory should be.
+            let blocked = directory.appendingPathComponent("not-a-directory")
+            try Data("x".utf8).write(to: blocked)
+            var served = try await ServeCommandTests.Served.start(
+                ["--port", "0", "--allow-unsigned", "--local-root", directory.path, "--cache-dir", blocked.path + "/cache", "--drain-delay", "0"],
+                in: directory)
+            #expect(try await served.get("/unsafe/w:20/plain/local:///a.png@png").status == 200)
+            #expect(String(decoding: try await served.get("/metrics").body, as: UTF8.self).contains("webimage_disk_cache_unavailable 1"))
+            #expect(try await served.terminate() == 0)
+            #expect(try String(contentsOf: served.errors, encoding: .utf8).contains("serving without a disk cache"))
+
+            // A cache that goes away under the running service (as a full disk fails stores).
+            let cache = directory.appendingPathComponent("cache")
+            served = try await ServeCommandTests.Served.start(
+                ["--port", "0", "--allow-unsigned", "--local-root", directory.path, "--cache-dir", cache.path, "--drain-delay", "0"],
+                in: directory)
+            // A file where the directory was: no store can recreate it.
+            try FileManager.default.removeItem(at: cache)
+            try Data("x".utf8).write(to: cache)
+            for width in 21...24 {
+                #expect(try await served.get("/unsafe/w:\(width)/plain/local:///a.png@png").status == 200)
+            }
+            var failures = 0
+            for _ in 0..<100 where failures == 0 {
+                let metrics = String(decoding: try await served.get("/metrics").body, as: UTF8.self)
+                failures = metrics.split(separator: "\n").first { $0.hasPrefix("webimage_cache_write_failures_total ") }
+                    .flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(failures > 0)
+            #expect(try await served.terminate() == 0)
+            #expect(try String(contentsOf: served.errors, encoding: .utf8).contains("a cache store failed"))
+        }
+    }
+}
