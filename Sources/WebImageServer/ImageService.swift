@@ -52,7 +52,8 @@ final class ImageService: Sendable {
             failedSourceTTL: configuration.failedSourceTTL)
         processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
         memory = MemoryLRU(budget: configuration.memoryCacheBytes - configuration.memoryCacheBytes / 4) { $0.data.count + 256 }
-        limiter = WorkLimiter(limit: configuration.concurrency, queueLimit: configuration.queueLimit)
+        // Memory goes back to the system one second after the last image is made.
+        limiter = WorkLimiter(limit: configuration.concurrency, queueLimit: configuration.queueLimit, reclaimsMemoryAfterIdle: .seconds(1))
     }
 
     /// What a `HEAD` or a conditional `GET` needs to be answered without rendering.

@@ -128,3 +128,50 @@ struct ServeResilienceTests {
         }
     }
 }
+
+/// Issue 24, finding 5: after a spike the process kept 1.29 GB.
+@Suite("webimage serve gives memory back", .serialized, .timeLimit(.minutes(5)))
+struct ServeMemoryReturnTests {
+    static func residentBytes(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    @Test("resident memory falls back within 2× of idle after a spike of large renders")
+    func memoryFallsBackAfterASpike() async throws {
+        #if os(Linux)
+            try await withTemporaryDirectory { directory in
+                // A 2048 × 2048 PNG of noise: 16 MB decoded, large enough that the pool and the heap matter.
+                var random = SplitMix64(seed: 5)
+                let noise = (0..<(2048 * 2048 * 4)).map { _ in UInt8.random(in: 0...255, using: &random) | 0x01 }
+                let png = try ImageCodersManager.standard().encode(
+                    Image(pixels: PixelBuffer(width: 2048, height: 2048, alphaMode: .straight, bytes: noise)), as: .png, options: .init())
+                try png.write(to: directory.appendingPathComponent("big.png"))
+                let served = try await ServeCommandTests.Served.start(
+                    ["--port", "0", "--allow-unsigned", "--local-root", directory.path, "--no-access-log", "--concurrency", "2",
+                     "--timeout", "600", "--drain-delay", "0"],
+                    in: directory)
+                let pid = served.process.processIdentifier
+                #expect(try await served.get("/unsafe/w:16/plain/local:///big.png@png").status == 200)
+                try await Task.sleep(for: .seconds(2))
+                let idle = Self.residentBytes(pid)
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for width in [1900, 2000, 2010, 2020] {
+                        group.addTask { try await served.get("/unsafe/rs:fit:\(width):\(width)/plain/local:///big.png@jpg").status }
+                    }
+                    for try await status in group { #expect(status == 200) }
+                }
+                let spike = Self.residentBytes(pid)
+                var after = spike
+                for _ in 0..<100 where after > 2 * idle {
+                    try await Task.sleep(for: .milliseconds(100))
+                    after = Self.residentBytes(pid)
+                }
+                #expect(spike > idle + 40 << 20, "the spike was no spike: idle \(idle >> 20) MB, spike \(spike >> 20) MB")
+                #expect(after <= 2 * idle, "idle \(idle >> 20) MB, spike \(spike >> 20) MB, after \(after >> 20) MB")
+                #expect(try await served.terminate() == 0)
+            }
+        #endif
+    }
+}

@@ -29,6 +29,8 @@ public final class WorkLimiter: Sendable {
         var weight = 0
         var nextID = 0
         var waiters: [Waiter] = []
+        /// Counts every admission, so that an idle timer knows whether work came in meanwhile.
+        var admissions = 0
     }
 
     /// The most bodies running at once.
@@ -39,11 +41,18 @@ public final class WorkLimiter: Sendable {
     public let queueLimit: Int?
     /// Where admitted bodies run.
     public let executor: BlockingWorkExecutor
+    /// After how long without work the limiter gives memory back (``MemoryReclaim/now()``), or
+    /// nil for never.
+    public let reclaimsMemoryAfterIdle: Duration?
     private let state = Mutex(State())
 
     /// A limiter admitting `limit` bodies at once (at least 1), within `memoryBudget` bytes of
     /// estimated weight, with at most `queueLimit` waiting.
-    public init(limit: Int, memoryBudget: Int? = nil, queueLimit: Int? = nil, executor: BlockingWorkExecutor = .shared) {
+    public init(
+        limit: Int, memoryBudget: Int? = nil, queueLimit: Int? = nil, executor: BlockingWorkExecutor = .shared,
+        reclaimsMemoryAfterIdle: Duration? = nil
+    ) {
+        self.reclaimsMemoryAfterIdle = reclaimsMemoryAfterIdle
         self.limit = max(1, limit)
         self.memoryBudget = memoryBudget.map { max(1, $0) }
         self.queueLimit = queueLimit.map { max(0, $0) }
@@ -84,6 +93,7 @@ public final class WorkLimiter: Sendable {
             if state.waiters.isEmpty, fits(weight, state) {
                 state.running += 1
                 state.weight += weight
+                state.admissions += 1
                 return .admitted
             }
             if let queueLimit, state.waiters.count >= queueLimit { return .refused }
@@ -130,11 +140,20 @@ public final class WorkLimiter: Sendable {
     }
 
     private func release(weight: Int) {
-        state.withLock { state in
+        let idleSince = state.withLock { state -> Int? in
             state.running -= 1
             state.weight -= weight
+            return state.running == 0 && state.waiters.isEmpty ? state.admissions : nil
         }
         grantWaiters()
+        if let idleSince, let delay = reclaimsMemoryAfterIdle {
+            // Still idle `delay` later (nothing admitted since): give the memory back.
+            Task.detached(priority: .background) { [self] in
+                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                let stillIdle = state.withLock { $0.running == 0 && $0.admissions == idleSince }
+                if stillIdle { MemoryReclaim.now() }
+            }
+        }
     }
 
     /// Admits waiters from the head of the queue while they fit (strict FIFO: a heavy head waits
@@ -145,6 +164,7 @@ public final class WorkLimiter: Sendable {
             while let head = state.waiters.first, fits(head.weight, state) {
                 state.waiters.removeFirst()
                 state.running += 1
+                state.admissions += 1
                 state.weight += head.weight
                 granted.append(head.continuation)
             }
