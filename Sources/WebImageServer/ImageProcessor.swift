@@ -10,8 +10,24 @@ struct ImageProcessor: Sendable {
     let defaultQuality: Int
     let metrics: ServiceMetrics
 
-    /// The encoded result and its format.
-    func render(_ data: Data, options: ProcessingOptions, output: OutputChoice) async throws -> (data: Data, format: ImageFormat) {
+    /// What one result needs, worked out from the source's header before any decode.
+    struct Prepared: Sendable {
+        var data: Data
+        var options: ProcessingOptions
+        var format: ImageFormat
+        var animate: Bool
+        var frameCount: Int
+        var displayed: PixelSize
+        var cropped: PixelSize
+        var plan: ResizePlan?
+        var decoding: ImageDecodingOptions
+        /// The estimated peak of the work's memory (``MemoryEstimate``): its weight in the limiter.
+        var estimatedPeakBytes: Int
+    }
+
+    /// Reads the header, checks the limits, resolves the output format and the resize, and
+    /// estimates the work's peak memory; decodes nothing.
+    func prepare(_ data: Data, options: ProcessingOptions, output: OutputChoice) throws -> Prepared {
         let header = try coders.readHeader(data)
         let stored = header.pixelSize
         guard stored.pixelCount <= limits.maxSourcePixels else {
@@ -39,6 +55,22 @@ struct ImageProcessor: Sendable {
             // The resize below makes the exact size: a JPEG stops at its DCT scale (one resample).
             decoding.draft = true
         }
+        let decoded = decoding.thumbnailPixelSize.map { box in
+            PixelSize(width: min(box.width, displayed.width), height: min(box.height, displayed.height))
+        } ?? displayed
+        let result = plan.map { $0.resultSize(entering: cropped) } ?? cropped
+        let estimate = MemoryEstimate.peakBytes(
+            decoded: decoded, result: result, format: format, frames: animate ? header.frameCount : 1)
+        return Prepared(
+            data: data, options: options, format: format, animate: animate, frameCount: header.frameCount, displayed: displayed,
+            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate)
+    }
+
+    /// Decodes, transforms and encodes what ``prepare(_:options:output:)`` worked out.
+    func render(_ prepared: Prepared) async throws -> (data: Data, format: ImageFormat) {
+        let (data, options, format, animate, plan, decoding, cropped) = (
+            prepared.data, prepared.options, prepared.format, prepared.animate, prepared.plan, prepared.decoding, prepared.cropped
+        )
         try Self.checkCancellation("before decoding")
         let image = try await metrics.measure("decode") { try coders.decode(data, options: decoding) }
         try Self.checkCancellation("after decoding")

@@ -1,6 +1,7 @@
 public import Foundation
 public import WebImageHTTP
 public import WebImageRedis
+import WebImage
 
 /// Settings of an ``ImageServer``: where it listens, how URLs are signed, where sources may come
 /// from, the limits checked before work, admission control and caching. Every field is defaulted.
@@ -49,6 +50,12 @@ public struct ImageServerConfiguration: Sendable {
     public var limits = ImageServerLimits()
     /// Images processed at once (default: the number of cores).
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// The estimated peak memory of the images processed at once (default: half the memory the
+    /// process may use, ``WebImage/ContainerMemory``: the container's limit, else the RAM). Each
+    /// request's peak is estimated from its source's header before anything is decoded: decode,
+    /// resize and the encoder's own working memory. Work that does not fit waits in the queue;
+    /// a request larger than the whole budget is refused (`422`).
+    public var memoryBudget: Int? = ContainerMemory.current().limit / 2
     /// Requests waiting for a processing slot beyond ``concurrency``; more get `503` (default 64).
     public var queueLimit = 64
     /// How long a source that failed permanently (a 404, a 403, not an image; never a 5xx or a

@@ -53,7 +53,9 @@ final class ImageService: Sendable {
         processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
         memory = MemoryLRU(budget: configuration.memoryCacheBytes - configuration.memoryCacheBytes / 4) { $0.data.count + 256 }
         // Memory goes back to the system one second after the last image is made.
-        limiter = WorkLimiter(limit: configuration.concurrency, queueLimit: configuration.queueLimit, reclaimsMemoryAfterIdle: .seconds(1))
+        limiter = WorkLimiter(
+            limit: configuration.concurrency, memoryBudget: configuration.memoryBudget, queueLimit: configuration.queueLimit,
+            reclaimsMemoryAfterIdle: .seconds(1))
     }
 
     /// What a `HEAD` or a conditional `GET` needs to be answered without rendering.
@@ -151,27 +153,10 @@ final class ImageService: Sendable {
             return rendered
         }
         metrics.cacheMisses.increment()
-        metrics.queueDepth.record(limiter.queued + 1)
-        do {
-            return try await limiter.withSlot {
-                metrics.queueDepth.record(limiter.queued)
-                metrics.processing.record(limiter.running)
-                defer { metrics.processing.record(limiter.running - 1) }
-                return try await render(key: key, options: options, source: source, output: output)
-            }
-        } catch let error as WebImageError where error.code == .overloaded {
-            metrics.overloadRefusals.increment()
-            throw StagedError(
-                WebImageError(
-                    .overloaded, "\(limiter.limit) images are being processed and \(limiter.queueLimit ?? 0) wait; try again shortly"),
-                stage: .process)
-        }
-    }
-
-    /// In a processing slot: the source, then the work; the result goes into both caches.
-    private func render(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
         let start = ContinuousClock.now
         defer { metrics.record("total", ContinuousClock.now - start) }
+        // The source (downloads are bounded by the loader), then the plan from its header, then
+        // a processing slot weighted by the plan's estimated peak memory.
         let original: SourceBytes
         do {
             original = try await metrics.measure("fetch") { try await fetcher.fetch(source) }
@@ -180,7 +165,22 @@ final class ImageService: Sendable {
         }
         let encoded: (data: Data, format: ImageFormat)
         do {
-            encoded = try await processor.render(original.data, options: options, output: output)
+            let prepared = try await withTaskExecutorPreference(limiter.executor) {
+                try processor.prepare(original.data, options: options, output: output)
+            }
+            metrics.queueDepth.record(limiter.queued + 1)
+            encoded = try await limiter.withSlot(weight: prepared.estimatedPeakBytes) {
+                metrics.queueDepth.record(limiter.queued)
+                metrics.processing.record(limiter.running)
+                defer { metrics.processing.record(limiter.running - 1) }
+                return try await processor.render(prepared)
+            }
+        } catch let error as WebImageError where error.code == .overloaded {
+            metrics.overloadRefusals.increment()
+            throw StagedError(
+                WebImageError(
+                    .overloaded, "\(limiter.limit) images are being processed and \(limiter.queueLimit ?? 0) wait; try again shortly"),
+                stage: .process)
         } catch {
             throw StagedError(error, stage: .process)
         }

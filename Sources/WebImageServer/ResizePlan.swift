@@ -73,3 +73,21 @@ struct ResizePlan {
         }
     }
 }
+
+extension ResizePlan {
+    /// The size of the result for an image entering at `input` (displayed), for estimates.
+    func resultSize(entering input: PixelSize) -> PixelSize {
+        let scale = min(Double(target.width) / Double(input.width), Double(target.height) / Double(input.height))
+        switch type {
+        case .force: return target
+        case .fill, .fillDown:
+            return enlarge || (input.width >= target.width && input.height >= target.height)
+                ? target : PixelSize(width: min(input.width, target.width), height: min(input.height, target.height))
+        case .fit, .auto:
+            if pad { return target }
+            let applied = enlarge ? scale : min(1, scale)
+            return PixelSize(
+                width: max(1, Int((Double(input.width) * applied).rounded())), height: max(1, Int((Double(input.height) * applied).rounded())))
+        }
+    }
+}

@@ -56,6 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
     var timeout: Double?
     @Option(help: ArgumentHelp("Images processed at once (default: the number of cores).", valueName: "N"))
     var concurrency: Int?
+    @Option(help: ArgumentHelp(
+        "Estimated peak memory of the images processed at once, in bytes (K/M/G; default half the container's limit, else the RAM).",
+        valueName: "BYTES"))
+    var memoryBudget: String?
     @Option(help: ArgumentHelp("Requests waiting beyond --concurrency before 503 (default 64).", valueName: "N"))
     var queue: Int?
     // Named as imgproxy's IMGPROXY_TTL: `--max-age` is a cache entry's age in every other command.

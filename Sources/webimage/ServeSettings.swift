@@ -74,6 +74,7 @@ struct ServeSettings {
         static let dimension = 1...65_535
         static let cacheBytes = 0...(1 << 50)
         static let sourceBytes = 1...(1 << 40)
+        static let memoryBudget = (16 << 20)...(1 << 50)
     }
 
     static func bad(_ message: String) -> WebImageError {
@@ -142,6 +143,9 @@ struct ServeSettings {
             configuration.concurrency = value
         }
         if let value = try integer(command.queue, "QUEUE", option: "--queue", in: Range.queue) { configuration.queueLimit = value }
+        if let value = try bytes(command.memoryBudget, "MEMORY_BUDGET", option: "--memory-budget", in: Range.memoryBudget) {
+            configuration.memoryBudget = value
+        }
         if let value = try integer(command.ttl, "TTL", option: "--ttl", in: Range.seconds) { configuration.cacheMaxAge = value }
         if let value = try integer(command.errorTtl, "ERROR_TTL", option: "--error-ttl", in: Range.seconds) {
             configuration.errorCacheMaxAge = value

@@ -172,3 +172,36 @@ struct UnrenderedAnswerTests {
         }
     }
 }
+
+/// Issue 24, finding 3: admission by estimated memory, not only by count.
+@Suite("Memory admission", .serialized, .timeLimit(.minutes(3)))
+struct MemoryAdmissionTests {
+    @Test("a request whose estimated peak exceeds the whole budget is 422 with the reason, before any decode")
+    func overTheWholeBudgetIs422() async throws {
+        try await ServiceHarness.with(configure: { $0.memoryBudget = 64 << 20 }) { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let small = try await harness.image("rs:fit:200:200", "/a.jpg", ext: "jxl")
+            #expect(small.status == 200, "\(small.text)")
+            let large = try await harness.image("rs:fit:2048:2048:1", "/a.jpg", ext: "jxl")
+            #expect(large.status == 422, "\(large.text)")
+            #expect(large.text.contains("over the whole memory budget"), "\(large.text)")
+            #expect(harness.server.service.limiter.weightInUse == 0)
+        }
+    }
+
+    @Test("estimates grow with the result and the encoder: JPEG XL and AVIF weigh most")
+    func estimates() {
+        let decoded = PixelSize(width: 6000, height: 4000)
+        let result = PixelSize(width: 8192, height: 5461)
+        let jxl = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .jpegXL, frames: 1)
+        let avif = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .avif, frames: 1)
+        let png = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .png, frames: 1)
+        // The issue's measurements: 2.33 GB (JPEG XL) and 1.2 GB (AVIF) for this request; the
+        // estimates cover them.
+        #expect(jxl >= 2_330_000_000)
+        #expect(avif >= 1_000_000_000 && avif < jxl)
+        #expect(png < avif)
+        #expect(MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .gif, frames: 100) > png * 50)
+        #expect(MemoryEstimate.peakBytes(decoded: PixelSize(width: .max, height: 2), result: result, format: .jpegXL, frames: .max) == .max)
+    }
+}

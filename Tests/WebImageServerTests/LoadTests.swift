@@ -44,18 +44,18 @@ struct LoadTests {
             $0.queueLimit = 1
             $0.retryAfterSeconds = 2
         }) { (harness) async throws in
-            let gate = TestGate()
-            Self.gated(harness.origin, "/slow.jpg", gate: gate)
+            // Slots are for processing (fetches are bounded by the loader): a slow render holds the one slot.
+            harness.origin.route("/slow.svg", response: .ok(HostileLoadTests.slowSVG, contentType: "image/svg+xml"))
             harness.origin.route("/b.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
-            let running = Task { try await harness.image("w:10", "/slow.jpg", ext: "png").status }
-            await gate.waitForArrivals(1)
+            let limiter = harness.server.service.limiter
+            let running = Task { try await harness.image("rs:fit:1000:1000", "/slow.svg", ext: "png").status }
+            try await HostileLoadTests.waitUntil("the slow render") { limiter.running == 1 }
             let queued = Task { try await harness.image("w:11", "/b.jpg", ext: "png").status }
-            while harness.server.service.limiter.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            try await HostileLoadTests.waitUntil("a queued request") { limiter.queued == 1 }
             let refused = try await harness.image("w:12", "/b.jpg", ext: "png")
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "2")
             #expect(refused.header("Cache-Control") == "no-store")
-            gate.open()
             #expect(try await running.value == 200)
             #expect(try await queued.value == 200)
             #expect(try await harness.image("w:12", "/b.jpg", ext: "png").status == 200, "recovered")

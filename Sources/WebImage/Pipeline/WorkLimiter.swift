@@ -132,6 +132,10 @@ public final class WorkLimiter: Sendable {
         }
     }
 
+    /// Jobs estimated at this many bytes or more return their memory as they end (when the
+    /// limiter reclaims memory at all).
+    static let heavyWeight = 64 << 20
+
     private func fits(_ weight: Int, _ state: State) -> Bool {
         guard state.running < limit else { return false }
         guard let memoryBudget else { return true }
@@ -145,6 +149,9 @@ public final class WorkLimiter: Sendable {
             state.weight -= weight
             return state.running == 0 && state.waiters.isEmpty ? state.admissions : nil
         }
+        // A heavy job's freed memory sits in its thread's malloc arena, where the next job on
+        // another thread cannot use it: give it back before the next one is admitted.
+        if reclaimsMemoryAfterIdle != nil, weight >= Self.heavyWeight { MemoryReclaim.trimAllocator() }
         grantWaiters()
         if let idleSince, let delay = reclaimsMemoryAfterIdle {
             // Still idle `delay` later (nothing admitted since): give the memory back.
