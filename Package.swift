@@ -74,7 +74,7 @@ let package = Package(
         // JPEG XL, TIFF and SVG (issue 13): libjxl, libtiff (+ a shim for its callbacks), librsvg (+ a shim: GLib stays in C).
         // libjxl, libavif and libheif are loaded on first use (dlopen, CLibraryLoader), not linked: a
         // command that meets none of their files does not map them and their encoders at start
-        // (README, "Start-up"). Their headers are in the default include paths (libheif's under the
+        // (docs/performance.md, "Start-up time"). Their headers are in the default include paths (libheif's under the
         // multiarch directory); libjxl.pc and libavif.pc only add defines SwiftPM refuses.
         .target(
             name: "CLibraryLoader", path: "Sources/C/CLibraryLoader",

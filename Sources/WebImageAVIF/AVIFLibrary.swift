@@ -1,7 +1,7 @@
 import CAVIF
 import WebImage
 
-/// libavif's functions, loaded on first use: the binary does not link libavif (README, "Start-up
+/// libavif's functions, loaded on first use: the binary does not link libavif (docs/performance.md, "Start-up
 /// time"). Every operation's first call goes through `require()`, which throws a typed error when
 /// libavif is missing or of another version; the rest of the operation calls through `avif`.
 enum AVIFLibrary {

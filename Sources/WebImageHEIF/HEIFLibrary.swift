@@ -1,7 +1,7 @@
 import CHEIF
 import WebImage
 
-/// libheif's functions, loaded on first use: the binary does not link libheif (README, "Start-up
+/// libheif's functions, loaded on first use: the binary does not link libheif (docs/performance.md, "Start-up
 /// time"). Every operation's first call goes through `require()`, which throws a typed error when
 /// libheif is missing or of another version; the rest of the operation calls through `heif`.
 enum HEIFLibrary {

@@ -1,7 +1,7 @@
 import CJXL
 import WebImage
 
-/// libjxl's functions, loaded on first use: the binary does not link libjxl (README, "Start-up
+/// libjxl's functions, loaded on first use: the binary does not link libjxl (docs/performance.md, "Start-up
 /// time"). Every operation's first call goes through `require()`, which throws a typed error when
 /// libjxl is missing or of another version; the rest of the operation calls through `jxl`.
 enum JXLLibrary {

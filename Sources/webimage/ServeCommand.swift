@@ -4,7 +4,7 @@ import Logging
 import WebImageKit
 import WebImageServer
 
-/// `webimage serve`: the image service (see the README's "Running the service").
+/// `webimage serve`: the image service (see docs/service.md).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

@@ -146,11 +146,8 @@ struct ServeMemoryReturnTests {
     func memoryFallsBackAfterASpike() async throws {
         #if os(Linux)
             try await withTemporaryDirectory { directory in
-                // A 2048 × 2048 PNG of noise: 16 MB decoded, large enough that the pool and the heap matter.
-                var random = SplitMix64(seed: 5)
-                let noise = (0..<(2048 * 2048 * 4)).map { _ in UInt8.random(in: 0...255, using: &random) | 0x01 }
-                let png = try ImageCodersManager.standard().encode(
-                    Image(pixels: PixelBuffer(width: 2048, height: 2048, alphaMode: .straight, bytes: noise)), as: .png, options: .init())
+                // 16 MB decoded: large enough that the pool and the heap matter.
+                let png = try ServeMemoryTests.noisePNG(seed: 5)
                 try png.write(to: directory.appendingPathComponent("big.png"))
                 let served = try await ServeCommandTests.Served.start(
                     ["--port", "0", "--allow-unsigned", "--local-root", directory.path, "--no-access-log", "--concurrency", "2",
@@ -187,56 +184,17 @@ struct ServeMemoryBudgetTests {
     func floodStaysWithinTheBudget() async throws {
         #if os(Linux)
             try await withTemporaryDirectory { directory in
-                var random = SplitMix64(seed: 3)
-                let noise = (0..<(2048 * 2048 * 4)).map { _ in UInt8.random(in: 0...255, using: &random) | 0x01 }
-                let png = try ImageCodersManager.standard().encode(
-                    Image(pixels: PixelBuffer(width: 2048, height: 2048, alphaMode: .straight, bytes: noise)), as: .png, options: .init())
-                try png.write(to: directory.appendingPathComponent("big.png"))
+                try ServeMemoryTests.noisePNG(seed: 3).write(to: directory.appendingPathComponent("big.png"))
                 let budget = 400 << 20
-                let report = directory.appendingPathComponent("peak.txt")
-                let output = directory.appendingPathComponent("serve.out")
-                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-                let launcher = Process()
-                launcher.executableURL = try BuiltProducts.executable(named: "webimage-peak-rss")
-                launcher.arguments = [
-                    report.path, "600", try BuiltProducts.executable(named: "webimage").path, "serve", "--port", "0", "--allow-unsigned",
-                    "--local-root", directory.path, "--concurrency", "4", "--memory-budget", String(budget), "--no-access-log",
-                    "--timeout", "600", "--drain-delay", "0",
-                ]
-                launcher.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WEBIMAGE_") }
-                launcher.standardOutput = try FileHandle(forWritingTo: output)
-                launcher.standardError = FileHandle.nullDevice
-                try launcher.run()
-                var port = 0
-                while port == 0, launcher.isRunning {
-                    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                    if let line = text.split(separator: "\n").first,
-                        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-                    {
-                        port = object["port"] as? Int ?? 0
-                    }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                let servicePort = port
-                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for width in 2040...2045 {
-                        group.addTask {
-                            var request = URLRequest(
-                                url: URL(string: "http://127.0.0.1:\(servicePort)/unsafe/rs:fit:\(width):\(width)/plain/local:///big.png@jxl")!)
-                            request.timeoutInterval = 600
-                            let (_, response) = try await URLSession.shared.data(for: request)
-                            return (response as? HTTPURLResponse)?.statusCode ?? 0
-                        }
-                    }
-                    return try await group.reduce(into: []) { $0.append($1) }
-                }
+                let (launcher, port, report) = try await ServeMemoryTests.startMeasured(
+                    [
+                        "--port", "0", "--allow-unsigned", "--local-root", directory.path, "--concurrency", "4", "--memory-budget",
+                        String(budget), "--no-access-log", "--timeout", "600", "--drain-delay", "0",
+                    ], in: directory)
+                let statuses = try await ServeMemoryTests.getAll(
+                    (2040...2045).map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@jxl" }, port: port)
                 #expect(statuses == Array(repeating: 200, count: 6))
-                let children = try String(contentsOfFile: "/proc/\(launcher.processIdentifier)/task/\(launcher.processIdentifier)/children", encoding: .utf8)
-                let service = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
-                kill(service, SIGTERM)
-                while launcher.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-                let kilobytes = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-                let peak = (Int(kilobytes) ?? .max / 1024) * 1024
+                let peak = try await ServeMemoryTests.stopMeasured(launcher, report: report)
                 // The budget covers the work; the process's own memory (runtime, libraries, caches) comes on top.
                 let processOwn = 96 << 20
                 #expect(peak <= budget + budget / 4 + processOwn, "peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")

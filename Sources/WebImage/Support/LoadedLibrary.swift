@@ -1,6 +1,6 @@
 /// The function table of a C library that a codec loads on first use (`dlopen`), for the codec
 /// modules: libavif, libheif and libjxl are not linked, so a process that never meets their
-/// formats does not map them at start (README, "Start-up time").
+/// formats does not map them at start (docs/performance.md, "Start-up time").
 package struct LoadedLibrary<Functions>: @unchecked Sendable {  // C function pointers, written once before publication
     /// The table: immutable pointers into a library that is never unloaded.
     package let functions: Functions
