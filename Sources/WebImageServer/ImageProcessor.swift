@@ -10,6 +10,10 @@ struct ImageProcessor: Sendable {
     let defaultQuality: Int
     let metrics: ServiceMetrics
 
+    /// The formats whose encoders write every frame: an animated source stays animated in them,
+    /// whichever was negotiated (AVIF as an image sequence, PNG as APNG).
+    static let animatedFormats: Set<ImageFormat> = [.gif, .webp, .avif, .png, .apng]
+
     /// What one result needs, worked out from the source's header before any decode.
     struct Prepared: Sendable {
         var data: Data
@@ -34,7 +38,7 @@ struct ImageProcessor: Sendable {
             throw WebImageError.tooManyPixels(width: stored.width, height: stored.height, limit: limits.maxSourcePixels)
         }
         let format = output.resolve(sourceFormat: header.format, canEncode: coders.canEncode)
-        let animate = header.frameCount > 1 && (format == .gif || format == .webp)
+        let animate = header.frameCount > 1 && Self.animatedFormats.contains(format)
         let (framePixels, overflow) = header.frameCount.multipliedReportingOverflow(by: stored.pixelCount)
         if animate, overflow || framePixels > limits.maxAnimationPixels {
             throw WebImageError(

@@ -205,3 +205,32 @@ struct MemoryAdmissionTests {
         #expect(MemoryEstimate.peakBytes(decoded: PixelSize(width: .max, height: 2), result: result, format: .jpegXL, frames: .max) == .max)
     }
 }
+
+/// Issue 24, finding 11: an animated GIF asked for with `f:auto` by a browser that accepts AVIF
+/// came back as one AVIF frame.
+@Suite("Animated answers", .timeLimit(.minutes(3)))
+struct AnimatedAnswerTests {
+    @Test("an animated source stays animated in every negotiated format")
+    func animatedSourcesStayAnimated() async throws {
+        try await ServiceHarness.with { (harness) async throws in
+            let source = PatternFrames(count: 4, side: 64, duration: 0.1)
+            let gif = try Fixtures.coders.encode(Image(pixels: try source.frame(at: 0).pixels, animation: source), as: .gif, options: .init())
+            harness.origin.route("/a.gif", response: .ok(gif, contentType: "image/gif"))
+            let cases: [(accept: String, type: String)] = [
+                ("image/avif,image/webp,*/*", "image/avif"),
+                ("image/webp,*/*", "image/webp"),
+                ("*/*", "image/gif"),
+            ]
+            for (accept, type) in cases {
+                let answer = try await harness.image("rs:fit:32:32/f:auto", "/a.gif", headers: [("Accept", accept)])
+                #expect(answer.status == 200, "\(accept): \(answer.text)")
+                #expect(answer.header("Content-Type") == type, "\(accept)")
+                let decoded = try Fixtures.coders.decode(answer.body)
+                #expect(decoded.animation?.frameCount == 4, "\(accept): \(decoded.animation?.frameCount ?? 1) frames")
+                #expect(decoded.pixelSize == PixelSize(width: 32, height: 32))
+            }
+            let apng = try await harness.image("rs:fit:32:32", "/a.gif", ext: "png")
+            #expect(try Fixtures.coders.decode(apng.body).animation?.frameCount == 4)
+        }
+    }
+}
