@@ -56,7 +56,7 @@ struct ServeCommandTests {
         }
 
         func get(_ path: String) async throws -> (status: Int, body: Data, contentType: String?) {
-            let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            let (data, response) = try await ServeMemoryTests.patientSession.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             let http = response as! HTTPURLResponse
             return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type"))
         }

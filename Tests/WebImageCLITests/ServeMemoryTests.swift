@@ -57,6 +57,15 @@ struct ServeMemoryTests {
         return (Int(kilobytes) ?? .max / 1024) * 1024
     }
 
+    /// A session that waits up to 10 minutes (on Linux the session's own 60 s request timeout
+    /// bounds a request's, and heavy renders on a loaded machine outlast it).
+    static let patientSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        configuration.timeoutIntervalForResource = 900
+        return URLSession(configuration: configuration)
+    }()
+
     /// GETs every path at once from 127.0.0.1:`port`; their statuses.
     static func getAll(_ paths: [String], port: Int) async throws -> [Int] {
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -64,7 +73,7 @@ struct ServeMemoryTests {
                 group.addTask {
                     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
                     request.timeoutInterval = 600
-                    let (_, response) = try await URLSession.shared.data(for: request)
+                    let (_, response) = try await patientSession.data(for: request)
                     return (response as? HTTPURLResponse)?.statusCode ?? 0
                 }
             }

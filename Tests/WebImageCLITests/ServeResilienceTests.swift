@@ -157,12 +157,9 @@ struct ServeMemoryReturnTests {
                 #expect(try await served.get("/unsafe/w:16/plain/local:///big.png@png").status == 200)
                 try await Task.sleep(for: .seconds(2))
                 let idle = Self.residentBytes(pid)
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for width in [1900, 2000, 2010, 2020] {
-                        group.addTask { try await served.get("/unsafe/rs:fit:\(width):\(width)/plain/local:///big.png@jpg").status }
-                    }
-                    for try await status in group { #expect(status == 200) }
-                }
+                let statuses = try await ServeMemoryTests.getAll(
+                    [1900, 2000, 2010, 2020].map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@jpg" }, port: served.port)
+                #expect(statuses == [200, 200, 200, 200])
                 let spike = Self.residentBytes(pid)
                 var after = spike
                 for _ in 0..<100 where after > 2 * idle {

@@ -77,16 +77,19 @@ struct LimitsAndErrorsTests {
 
     @Test("origin failures: 404, bad bytes 422, a hanging origin 504, never 500")
     func originFailures() async throws {
-        // 3 s: short enough for the hanging origin, long enough for the others on a loaded machine.
-        try await ServiceHarness.with(configure: { $0.limits.requestTimeout = .seconds(3) }) { (harness) async throws in
+        try await ServiceHarness.with { (harness) async throws in
             harness.origin.route("/text.jpg", response: .ok(Data("not an image at all".utf8), contentType: "image/jpeg"))
             harness.origin.route("/gone.jpg", response: .status(404))
             harness.origin.route("/broken.jpg", response: .status(500))
-            harness.origin.route("/hang.jpg", response: .hanging)
             let gone = try await harness.image("w:10", "/gone.jpg")
             #expect(gone.status == 404, "\(gone.status) \(gone.text)")
-            #expect(try await harness.image("w:10", "/text.jpg").status == 422)
+            let text = try await harness.image("w:10", "/text.jpg")
+            #expect(text.status == 422, "\(text.status) \(text.text)")
             #expect(try await harness.image("w:10", "/broken.jpg").status == 502)
+        }
+        // Only the hanging origin gets a short deadline (the others, on a loaded machine, outlasted 3 s).
+        try await ServiceHarness.with(configure: { $0.limits.requestTimeout = .seconds(1) }) { (harness) async throws in
+            harness.origin.route("/hang.jpg", response: .hanging)
             let hanging = try await harness.image("w:10", "/hang.jpg")
             #expect(hanging.status == 504, "\(hanging.text)")
             #expect(hanging.text.contains("timedOut"))
