@@ -37,7 +37,7 @@ public struct SVGCoder: ImageCoding {
     public enum Isolation: Sendable, Equatable {
         /// In a child process running `executable` (`webimage-svg-render`), one per document.
         case process(executable: String, limits: IsolationLimits)
-        /// In the calling process: no process start (about 5 ms less a document), but a
+        /// In the calling process: no process start (about 15 ms of CPU less a document), but a
         /// document that makes librsvg panic aborts the process. For trusted documents only.
         case inProcess
 
