@@ -35,12 +35,20 @@ struct HostileLoadTests {
             harness.origin.route("/slow.svg", response: .ok(Self.slowSVG, contentType: "image/svg+xml"))
             harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
             #expect(try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status == 200)
+            // The machine's own latency first (CI runs every suite at once on two cores), so that
+            // what is measured below is what the renders add.
+            let clock = ContinuousClock()
+            var baseline: [Duration] = []
+            for _ in 0..<5 {
+                let start = clock.now
+                _ = try await harness.request("/health")
+                baseline.append(clock.now - start)
+            }
             let renders = (0..<2).map { index in
                 Task { try await harness.image("rs:fit:1000:1000/q:\(50 + index)", "/slow.svg", ext: "png").status }
             }
             let limiter = harness.server.service.limiter
             try await Self.waitUntil("both slots") { limiter.running == 2 }
-            let clock = ContinuousClock()
             var health: [Duration] = []
             var cached: [Duration] = []
             while limiter.running == 2, health.count < 20 {
@@ -58,8 +66,10 @@ struct HostileLoadTests {
             #expect(stillBusy || health.count >= 5)
             let medianHealth = health.sorted()[health.count / 2]
             let medianCached = cached.sorted()[cached.count / 2]
-            #expect(medianHealth < .milliseconds(100), "health: \(health)")
-            #expect(medianCached < .milliseconds(100), "cached: \(cached)")
+            // Under 100 ms beyond the machine's own latency (on an idle machine: under 100 ms).
+            let allowed = .milliseconds(100) + baseline.sorted()[baseline.count / 2]
+            #expect(medianHealth < allowed, "health: \(health), baseline \(baseline)")
+            #expect(medianCached < allowed, "cached: \(cached), baseline \(baseline)")
             #expect(health.max()! < .seconds(2), "health: \(health)")
         }
     }
