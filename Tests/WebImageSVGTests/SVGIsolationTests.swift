@@ -109,7 +109,11 @@ import WebImageSVG
         let coder = try Self.isolated(limits: .unlimited)
         let document = Self.slowDocument
         let clock = ContinuousClock()
-        let task = Task.detached { try coder.decode(document) }
+        // On the blocking executor, as the library's limiter runs decodes: a blocked cooperative
+        // thread could keep this test from even calling cancel() on a loaded machine.
+        let task = Task.detached {
+            try await withTaskExecutorPreference(BlockingWorkExecutor.shared) { try coder.decode(document) }
+        }
         try await Task.sleep(for: .milliseconds(300))
         let start = clock.now
         task.cancel()
