@@ -120,7 +120,9 @@ import WebImageSVG
         let result = await task.result
         let error = try #require(throws: WebImageError.self) { try result.get() }
         #expect(error.code == .cancelled, "\(error)")
-        #expect(clock.now - start < .seconds(20), "cancellation took \(clock.now - start)")
+        // `cancelled` proves the process was stopped (a finished render returns an image); the bound
+        // only says "well before the render's own end" (over a minute on CI's loaded cores).
+        #expect(clock.now - start < .seconds(45), "cancellation took \(clock.now - start)")
     }
 
     /// 4,000 overlapping blurred circles at 4096 × 4096: tens of seconds of librsvg.
