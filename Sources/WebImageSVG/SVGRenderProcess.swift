@@ -14,8 +14,9 @@ import WebImage
 /// has exited. Its death becomes a ``WebImageError`` for this one document.
 final class SVGRenderProcess: SVGRendering {
     private let pid: pid_t
-    /// Our end of the socket that is the child's standard input and output (non-blocking).
-    private let channel: Int32
+    /// Our end of the socket that is the child's standard input and output (non-blocking);
+    /// -1 once closed.
+    private var channel: Int32
     /// The read end of the child's standard error.
     private let errors: Int32
     /// The last bytes the child wrote to standard error (librsvg's panic message lands here).
@@ -98,7 +99,7 @@ final class SVGRenderProcess: SVGRendering {
     }
 
     deinit {
-        close(channel)
+        if channel >= 0 { close(channel) }
         if !exited {
             kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -202,7 +203,9 @@ final class SVGRenderProcess: SVGRendering {
 
     /// The child stopped talking: reaps it and says why, in its own words when it left some.
     private func childFailure() -> WebImageError {
-        close(channel)  // harmless twice: deinit's close then fails with EBADF
+        // Closed once only: a second close could hit a descriptor another thread has opened since.
+        close(channel)
+        channel = -1
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exited = true
