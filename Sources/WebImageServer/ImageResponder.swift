@@ -77,20 +77,12 @@ struct ImageResponder: HTTPResponder {
         if request.method == .head || ifNoneMatch != nil,
             let known = try? await service.knownResult(path: path, accept: request.headers[.accept])
         {
-            var headers = HTTPFields()
-            headers[.eTag] = known.etag
-            headers[.cacheControl] = "public, max-age=\(configuration.cacheMaxAge)"
-            if let lastModified = known.lastModified { headers[.lastModified] = lastModified }
-            if known.negotiated { headers[.vary] = "Accept" }
-            if let ifNoneMatch, Self.matches(ifNoneMatch, etag: known.etag) {
+            let matched = ifNoneMatch.map { Self.matches($0, etag: known.etag) } ?? false
+            if matched || request.method == .head {
                 metrics.unrenderedAnswers.increment()
-                return Response(status: .notModified, headers: headers)
-            }
-            if request.method == .head {
-                metrics.unrenderedAnswers.increment()
-                headers[.contentType] = known.contentType
-                headers[.init("X-Content-Type-Options")!] = "nosniff"
-                return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { _ in })
+                return answer(
+                    etag: known.etag, contentType: known.contentType, lastModified: known.lastModified, negotiated: known.negotiated,
+                    ifNoneMatch: ifNoneMatch, body: nil)
             }
         }
         let rendered: RenderedImage
@@ -104,17 +96,27 @@ struct ImageResponder: HTTPResponder {
             }
             return failure(answer)
         }
+        return answer(
+            etag: rendered.etag, contentType: rendered.contentType, lastModified: rendered.lastModified, negotiated: rendered.negotiated,
+            ifNoneMatch: ifNoneMatch, body: ByteBuffer(bytes: rendered.data))
+    }
+
+    /// A result's answer: `304` when `ifNoneMatch` names `etag`, else `200` with `body` — nil for
+    /// a `HEAD` made from validators alone, whose length is not known (not 0).
+    private func answer(
+        etag: String, contentType: String, lastModified: String?, negotiated: Bool, ifNoneMatch: String?, body: ByteBuffer?
+    ) -> Response {
         var headers = HTTPFields()
-        headers[.eTag] = rendered.etag
+        headers[.eTag] = etag
         headers[.cacheControl] = "public, max-age=\(configuration.cacheMaxAge)"
-        if let lastModified = rendered.lastModified { headers[.lastModified] = lastModified }
-        if rendered.negotiated { headers[.vary] = "Accept" }
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: rendered.etag) {
+        if let lastModified { headers[.lastModified] = lastModified }
+        if negotiated { headers[.vary] = "Accept" }
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = rendered.contentType
+        headers[.contentType] = contentType
         headers[.init("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendered.data)))
+        return Response(status: .ok, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? ResponseBody(contentLength: nil) { _ in })
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 says for it) or is `*`.
