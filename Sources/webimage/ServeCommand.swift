@@ -91,6 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        // A server that decodes on many threads holds freed memory in per-thread arenas.
+        MemoryReclaim.limitAllocatorArenas(to: 2)
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         let configuration: ImageServerConfiguration
         var logger = Logger(label: "webimage.serve") { StreamLogHandler.standardError(label: $0) }

@@ -166,6 +166,7 @@ struct ServeMemoryReturnTests {
                     try await Task.sleep(for: .milliseconds(100))
                     after = Self.residentBytes(pid)
                 }
+                print("serve memory: idle \(idle >> 20) MB, spike \(spike >> 20) MB, after \(after >> 20) MB")
                 #expect(spike > idle + 40 << 20, "the spike was no spike: idle \(idle >> 20) MB, spike \(spike >> 20) MB")
                 #expect(after <= 2 * idle, "idle \(idle >> 20) MB, spike \(spike >> 20) MB, after \(after >> 20) MB")
                 #expect(try await served.terminate() == 0)

@@ -101,7 +101,7 @@ struct WorkLimiterTests {
         let blocked = (0..<8).map { _ in
             Task {
                 try await limiter.run {
-                    names.update { $0.append(Self.threadName()) }
+                    names.update { $0.append(Self.threadName() + (executor.isCurrentThread ? "" : " (not the executor's)")) }
                     latch.wait()
                 }
             }
