@@ -15,6 +15,8 @@ enum OptionLimits {
     static let maxDiskSize = 1 << 50
     /// `--quality`.
     static let quality = 0...100
+    /// `--max-pixels`: up to a gigapixel (4 GB of decoded RGBA).
+    static let sourcePixels = 1...1_000_000_000
 
     /// Throws a usage error unless `value` is a `--concurrency` the tool takes.
     static func checkConcurrency(_ value: Int) throws {
@@ -90,6 +92,12 @@ struct TransformOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100.", valueName: "Q"))
     var quality: Int = 90
 
+    @Option(
+        help: ArgumentHelp(
+            "Refuse sources of more than N pixels, read from the header before decoding (default 100000000).",
+            valueName: "N"))
+    var maxPixels: Int?
+
     @OptionGroup(title: "Transforms (applied in the order given, --resize included)")
     var edits: EditOptions
 
@@ -99,6 +107,10 @@ struct TransformOptions: ParsableArguments {
         if let thumbnail, !(1...OptionLimits.maxPixelCount).contains(thumbnail) {
             throw ValidationError(
                 "--thumbnail must be between 1 and \(OptionLimits.maxPixelCount) pixels (got \(thumbnail))")
+        }
+        if let maxPixels, !OptionLimits.sourcePixels.contains(maxPixels) {
+            throw ValidationError(
+                "--max-pixels must be between \(OptionLimits.sourcePixels.lowerBound) and \(OptionLimits.sourcePixels.upperBound) (got \(maxPixels))")
         }
         guard OptionLimits.quality.contains(quality) else {
             throw ValidationError("--quality must be between 0 and 100 (got \(quality))")
@@ -111,8 +123,14 @@ struct TransformOptions: ParsableArguments {
     func decodingOptions(firstFrameOnly: Bool) -> ImageDecodingOptions {
         var options = ImageDecodingOptions(firstFrameOnly: firstFrameOnly)
         if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+        options.draft = draftsThumbnail
+        if let maxPixels { options.maxPixelCount = maxPixels }
         return options
     }
+
+    /// A `--thumbnail` followed by `--resize` decodes as a draft (a JPEG stops at its DCT scale)
+    /// and the resize makes the size: the pixels are resampled once, as `serve` does.
+    var draftsThumbnail: Bool { thumbnail != nil && resize != nil }
 
     /// The transformer for `--resize` and the edits, in command-line order (checked by `validate()`).
     var transformer: (any ImageTransforming)? {

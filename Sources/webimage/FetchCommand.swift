@@ -96,7 +96,8 @@ struct FetchCommand: AsyncParsableCommand {
     var settings: FetchSettings {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
-            thumbnail: transform.thumbnail, transformer: transform.transformer, format: format?.format,
+            thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
+            transformer: transform.transformer, format: format?.format,
             encoding: transform.encodingOptions, progressive: progressive)
     }
 }

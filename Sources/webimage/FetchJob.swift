@@ -8,6 +8,10 @@ struct FetchSettings: Sendable {
     var retryFailed = false
     var noCache = false
     var thumbnail: Int?
+    /// Decode the thumbnail as a draft, for a resize after it (`--thumbnail` with `--resize`).
+    var draft = false
+    /// The pixel limit of sources (`--max-pixels`); nil: the manager's.
+    var maxPixels: Int?
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
@@ -33,7 +37,9 @@ struct FetchSettings: Sendable {
         if let thumbnail {
             request.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail)
             request.preserveAspectRatio = true
+            request.decoding.draft = draft
         }
+        request.decoding.maxPixelCount = maxPixels
         request.transformer = transformer
         if keepsOriginalBytes { request.options.insert(.queryMemoryData) }
         // The process may exit right after the last response: stores must be on disk by then.

@@ -56,6 +56,30 @@ struct InfoHeaderTests {
         }
     }
 
+    @Test("convert and fetch --max-pixels refuse a larger source before decoding; --thumbnail with --resize drafts")
+    func sourcePixelLimit() async throws {
+        try await withTemporaryDirectory { directory in
+            let input = directory.appendingPathComponent("in.png")
+            try Fixture.png(width: 400, height: 300).write(to: input)
+            let refused = try await CLI.run(["convert", input.path, "out.png", "--max-pixels", "100000"], in: directory)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("400×300 pixels, over the limit of 100000"), "\(refused.stderr)")
+            let url = "data:image/png;base64," + (try Data(contentsOf: input)).base64EncodedString()
+            let fetched = try await CLI.run(
+                ["fetch", url, "-o", "out", "--no-cache", "--max-pixels", "100000"], in: directory)
+            #expect(fetched.status == 1)
+            #expect(fetched.stderr.contains("over the limit of 100000") || fetched.stdout.contains("over the limit of 100000"),
+                    "\(fetched.stdout)\(fetched.stderr)")
+            let allowed = try await CLI.run(
+                ["convert", input.path, "out.png", "--max-pixels", "120000", "--thumbnail", "200", "--resize", "50x50", "--mode", "fit"],
+                in: directory)
+            #expect(allowed.status == 0, "\(allowed.stderr)")
+            let written = try ImageCodersManager.standard().decode(
+                try Data(contentsOf: directory.appendingPathComponent("out.png")), options: ImageDecodingOptions())
+            #expect(written.pixelSize == PixelSize(width: 50, height: 38))
+        }
+    }
+
     @Test("convert --max-animation-pixels refuses an animation over the budget")
     func convertAnimationBudget() async throws {
         try await withTemporaryDirectory { directory in

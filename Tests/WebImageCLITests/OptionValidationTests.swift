@@ -26,6 +26,8 @@ struct OptionValidationTests {
                 (convert + ["--thumbnail", "0"], "--thumbnail must be between 1 and 100000000"),
                 (convert + ["--thumbnail", "100000001"], "--thumbnail must be between 1 and 100000000"),
                 (convert + ["--quality", "101"], "--quality must be between 0 and 100"),
+                (convert + ["--max-pixels", "0"], "--max-pixels must be between 1 and 1000000000"),
+                (fetch + ["--max-pixels", "1000000001"], "--max-pixels must be between 1 and 1000000000"),
                 (fetch + ["--timeout", "1e300"], "at most 86400"),
                 (fetch + ["--timeout", "inf"], "finite"),
                 (fetch + ["--timeout", "nan"], "finite"),

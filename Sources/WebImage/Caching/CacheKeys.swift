@@ -49,6 +49,19 @@ public enum CacheKeys {
         transformed(key, transformerKey: "FirstFrame")
     }
 
+    /// The key of a draft thumbnail decode (``ImageDecodingOptions/draft``): `-Draft` before the
+    /// extension, after the thumbnail part, since a draft keeps the decoder's reduced size instead of
+    /// the box.
+    public static func drafted(_ key: String) -> String {
+        transformed(key, transformerKey: "Draft")
+    }
+
+    /// The key of a decode into premultiplied alpha: `-Premultiplied` before the extension, so the
+    /// two representations of one image never share a memory entry.
+    public static func premultiplied(_ key: String) -> String {
+        transformed(key, transformerKey: "Premultiplied")
+    }
+
     /// Throws ``WebImageError/Code/invalidCacheKey`` for the empty string, which is not a key:
     /// every cache refuses to store under it.
     ///

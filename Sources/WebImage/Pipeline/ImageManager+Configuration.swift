@@ -31,6 +31,18 @@ extension ImageManager {
         public var failedURLs: (any FailedURLRecording)?
         /// How many decodes and transforms run at once (default: the number of active cores).
         public var maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Refuse sources with more pixels than this, from the header, before any pixel memory is
+        /// allocated (``WebImageError/Code/tooLarge``); a request's own
+        /// ``ImageRequest/Decoding/maxPixelCount`` wins. Default 100 megapixels.
+        ///
+        /// ```swift
+        /// configuration.maxPixelCount = 10_000_000   // a 12 MP photo is refused, not decoded
+        /// ```
+        public var maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+        /// Refuse animations whose frames hold more pixels than this in all
+        /// (``ImageDecodingOptions/maxAnimationPixelCount``); a request's own
+        /// ``ImageRequest/Decoding/maxAnimationPixelCount`` wins. Default one billion.
+        public var maxAnimationPixelCount: Int = ImageDecodingOptions.defaultMaxAnimationPixelCount
         /// Asked before each download; `false` fails the request with
         /// ``WebImageError/Code/downloadDisallowed`` (SDWebImage's `shouldDownloadImageForURL:`).
         public var shouldDownload: (@Sendable (URL) -> Bool)?

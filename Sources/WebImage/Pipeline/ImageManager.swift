@@ -115,10 +115,14 @@ public final class ImageManager: Sendable {
 
     // MARK: Internals
 
-    /// Applies the default options and the options processor.
+    /// Applies the default options, the configured decode limits and the options processor.
     func prepare(_ request: ImageRequest) -> ImageRequest {
         var request = request
         if !configuration.defaultOptions.isEmpty { request.options.formUnion(configuration.defaultOptions) }
+        if request.decoding.maxPixelCount == nil { request.decoding.maxPixelCount = configuration.maxPixelCount }
+        if request.decoding.maxAnimationPixelCount == nil {
+            request.decoding.maxAnimationPixelCount = configuration.maxAnimationPixelCount
+        }
         if let processor = configuration.optionsProcessor { request = processor(request) }
         return request
     }

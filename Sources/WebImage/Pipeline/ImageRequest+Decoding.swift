@@ -4,14 +4,15 @@ extension ImageRequest {
     /// context entries). The on/off decoding switches stay flags: ``Options/decodeFirstFrameOnly``,
     /// ``Options/scaleDownLargeImages`` and ``Options/preloadAllFrames``.
     ///
-    /// The thumbnail size and aspect are part of the cache key; the scale factor and the
-    /// scale-down limit are not (as in SDWebImage), but requests that differ in them never share
-    /// a decode.
+    /// The thumbnail size and aspect, a draft and a premultiplied decode are part of the cache
+    /// key; the scale factor, the scale-down limit and the pixel limits are not (as in SDWebImage),
+    /// but requests that differ in them never share a decode.
     ///
     /// ```swift
     /// var request = ImageRequest(url: url)
     /// request.decoding.thumbnailPixelSize = PixelSize(width: 256, height: 256)
     /// request.decoding.scaleFactor = 2
+    /// request.decoding.maxPixelCount = 24_000_000   // refuse larger sources before decoding
     /// ```
     public struct Decoding: Sendable {
         /// Decode to at most this size; part of the cache key (`imageThumbnailPixelSize`).
@@ -27,6 +28,21 @@ extension ImageRequest {
         /// The coder to decode with instead of the manager's coders (`imageCoder`); a request with
         /// one shares no job with others.
         public var coder: (any ImageCoding)?
+        /// With a ``thumbnailPixelSize``: stop at the decoder's cheapest reduced size that covers
+        /// the box (JPEG's DCT scaling) for a transformer that resizes after, so the pixels are
+        /// resampled once (``ImageDecodingOptions/draft``). Part of the cache key (`-Draft`).
+        public var draft = false
+        /// The alpha representation of the decoded pixels (``ImageDecodingOptions/alphaMode``);
+        /// `.premultiplied` is part of the cache key (`-Premultiplied`).
+        public var alphaMode: AlphaMode = .straight
+        /// Refuse sources with more pixels than this with ``WebImageError/Code/tooLarge``, from the
+        /// header before any pixel memory is allocated; `nil`: the manager's
+        /// ``ImageManager/Configuration/maxPixelCount``.
+        public var maxPixelCount: Int?
+        /// Refuse animations whose frames hold more pixels than this in all
+        /// (``ImageDecodingOptions/maxAnimationPixelCount``); `nil`: the manager's
+        /// ``ImageManager/Configuration/maxAnimationPixelCount``.
+        public var maxAnimationPixelCount: Int?
 
         /// The defaults: full size, scale 1, no scale-down limit, the manager's coders.
         public init() {}

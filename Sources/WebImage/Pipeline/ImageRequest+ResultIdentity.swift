@@ -52,13 +52,16 @@ extension ImageRequest {
         var encodeOptions: ImageEncodingOptions
 
         /// The key of the final image: the original key, then `-Thumbnail({w,h},aspect)`, then
-        /// `-FirstFrame`, then `-<transformer key>` (each before the path extension).
+        /// `-Draft`, `-Premultiplied`, `-FirstFrame`, then `-<transformer key>` (each before the
+        /// path extension, each only when it applies).
         var cacheKey: String {
             var key = source.originalKey
             let decoding = source.decoding
             if let size = decoding.thumbnailPixelSize {
                 key = CacheKeys.thumbnailed(key, size: size, preserveAspectRatio: decoding.preserveAspectRatio)
             }
+            if decoding.draft { key = CacheKeys.drafted(key) }
+            if decoding.alphaMode == .premultiplied { key = CacheKeys.premultiplied(key) }
             if decoding.firstFrameOnly { key = CacheKeys.firstFrame(key) }
             if let transformerKey { key = CacheKeys.transformed(key, transformerKey: transformerKey) }
             return key

@@ -59,13 +59,18 @@ public struct ImageRequest: Sendable {
     }
 
     /// The options handed to the decoder: ``decoding`` with the ``Options/decodeFirstFrameOnly``
-    /// and ``Options/scaleDownLargeImages`` flags applied.
+    /// and ``Options/scaleDownLargeImages`` flags applied (a manager first fills the limits left
+    /// `nil` from its configuration).
     public var decodingOptions: ImageDecodingOptions {
         var options = ImageDecodingOptions()
         options.firstFrameOnly = self.options.contains(.decodeFirstFrameOnly)
         options.scaleFactor = decoding.scaleFactor
         options.thumbnailPixelSize = decoding.thumbnailPixelSize
         options.preserveAspectRatio = decoding.preserveAspectRatio
+        options.draft = decoding.draft && decoding.thumbnailPixelSize != nil
+        options.alphaMode = decoding.alphaMode
+        if let limit = decoding.maxPixelCount { options.maxPixelCount = limit }
+        if let limit = decoding.maxAnimationPixelCount { options.maxAnimationPixelCount = limit }
         if self.options.contains(.scaleDownLargeImages) {
             let limit = decoding.scaleDownLimitBytes
             options.scaleDownLimitBytes = limit ?? ImageDecodingOptions.defaultScaleDownLimitBytes
