@@ -83,7 +83,8 @@ public struct JXLCoder: ImageCoding {
             animated
             ? JXLAnimatedSource(
                 bytes: bytes, durations: container.durations, loopCount: Int(info.animation.num_loops),
-                outputSize: target, alphaMode: options.alphaMode, maxPixelCount: options.maxPixelCount)
+                outputSize: target, alphaMode: options.alphaMode, maxPixelCount: options.maxPixelCount,
+                first: JXLFrameCursor(stream: stream, index: 0, maxPixelCount: options.maxPixelCount))
             : nil
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,

@@ -31,6 +31,8 @@ enum JXLEncoder {
                 let pixels = frame.pixels.size == canvas ? frame.pixels : Resampler.resample(frame.pixels, to: canvas)
                 var header = JxlFrameHeader()
                 jxl.JxlEncoderInitFrameHeader(&header)
+                // The played duration, never 0: a JPEG XL frame of duration 0 is a layer that the
+                // decoder blends into the next frame, not a frame of its own.
                 header.duration = milliseconds(frame.duration)
                 guard jxl.JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else {
                     throw failure(encoder, "setting frame \(index)'s header")

@@ -12,7 +12,8 @@ extension JXLCoder: ImageHeaderReading {
         return ImageHeader(
             format: .jpegXL, pixelSize: info.pixelSize, frameCount: container.durations.count,
             loopCount: animated ? Int(info.animation.num_loops) : nil,
-            frameDurations: animated ? container.durations : nil, hasAlpha: info.hasAlphaChannel,
+            frameDurations: animated ? container.durations.map(FrameDurationRule.played) : nil,
+            storedFrameDurations: animated ? container.durations : nil, hasAlpha: info.hasAlphaChannel,
             orientation: info.imageOrientation)
     }
 }

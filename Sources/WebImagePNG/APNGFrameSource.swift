@@ -1,67 +1,52 @@
 import Foundation
-import Synchronization
 import WebImage
 
-/// The frames of an APNG, decoded on demand from the encoded bytes.
+/// The frames of an APNG, decoded on demand from the encoded bytes: the core's ``FrameSource``
+/// over an ``APNGFrameCursor``.
 ///
 /// Each frame's data is wrapped in a small PNG stream (the file's IHDR with the frame's size, its
 /// PLTE and tRNS, the frame's data as IDAT) and decoded by libpng, then composited. The compositor
 /// caches the current canvas, so playing forwards decodes one frame per step.
-final class APNGFrameSource: AnimatedImageSource {
+typealias APNGFrameSource = FrameSource<APNGFrameCursor>
+
+/// The compositor of one APNG and the bytes its frames are decoded from.
+final class APNGFrameCursor: FrameCursor {
     private let data: Data
     private let info: APNGAnimationInfo
-    private let alphaMode: AlphaMode
-    private let compositor: Mutex<APNGCompositor>
-    private let decoded = Atomic<Int>(0)
-    /// The size frames are returned at (the canvas, or smaller for thumbnails and scale-down).
-    let canvasSize: PixelSize
+    private var compositor: APNGCompositor
+    private(set) var decodedFrames = 0
 
-    init(data: Data, info: APNGAnimationInfo, outputSize: PixelSize, alphaMode: AlphaMode) {
+    init(data: Data, info: APNGAnimationInfo) {
         self.data = data
         self.info = info
-        self.alphaMode = alphaMode
-        self.canvasSize = outputSize
-        self.compositor = Mutex(APNGCompositor(frames: info.frames, canvasSize: info.canvasSize))
+        self.compositor = APNGCompositor(frames: info.frames, canvasSize: info.canvasSize)
     }
 
-    var frameCount: Int { info.frames.count }
-
-    /// How many frames this source has decoded with libpng, for the tests that check sequential
-    /// access costs one frame per step.
-    var decodedFrameCount: Int { decoded.load(ordering: .relaxed) }
-    var loopCount: Int { info.loopCount }
-
-    func duration(at index: Int) -> Double {
-        info.frames.indices.contains(index) ? info.frames[index].duration : 0
-    }
-
-    func storedDuration(at index: Int) -> Double {
-        info.frames.indices.contains(index) ? info.frames[index].storedDuration : 0
-    }
-
-    func frame(at index: Int) throws -> AnimationFrame {
-        guard info.frames.indices.contains(index) else {
-            throw WebImageError(.decodingFailed, "APNG frame \(index) out of range 0..<\(frameCount)")
-        }
-        // A copy in pooled storage, made under the lock: the compositor's canvas stays unshared,
-        // so the next frame is drawn on it in place.
-        let straight = try compositor.withLock { compositor in
-            try compositor.render(index) { frame in try self.decodePixels(of: frame) }.copied(storage: .shared)
-        }
-        var pixels = straight.converted(to: alphaMode)
-        if pixels.size != canvasSize { pixels = Resampler.resample(pixels, to: canvasSize) }
-        return AnimationFrame(pixels: pixels, duration: info.frames[index].duration)
+    /// The canvas at frame `index`, straight alpha, copied into pooled storage: the compositor's
+    /// canvas stays unshared, so the next frame is drawn on it in place.
+    func frame(at index: Int) throws -> PixelBuffer {
+        try compositor.render(index) { frame in try decodePixels(of: frame) }.copied(storage: .shared)
     }
 
     /// Decodes one frame's own pixels (its region, not the canvas), in straight alpha.
     private func decodePixels(of frame: APNGFrameControl) throws -> PixelBuffer {
-        decoded.add(1, ordering: .relaxed)
+        decodedFrames += 1
         let stream = data.withUnsafeBytes { info.stream(for: frame, in: $0) }
         return try stream.withUnsafeBytes { bytes in
             try LibPNGDecoder.decode(bytes, maxPixelCount: max(1, frame.size.pixelCount)) { size in
                 guard size == frame.size else { throw WebImageError.badData("APNG frame size mismatch") }
             }.pixels
         }
+    }
+}
+
+extension FrameSource where Cursor == APNGFrameCursor {
+    /// The frames of the APNG `info` describes, resampled to `outputSize`.
+    convenience init(data: Data, info: APNGAnimationInfo, outputSize: PixelSize, alphaMode: AlphaMode) {
+        self.init(
+            format: "APNG", frameCount: info.frames.count, loopCount: info.loopCount,
+            storedDurations: info.frames.map(\.storedDuration), canvasSize: outputSize, alphaMode: alphaMode
+        ) { APNGFrameCursor(data: data, info: info) }
     }
 }
 

@@ -17,7 +17,7 @@ extension TIFFCoder: ImageHeaderReading {
         let pages = file.pageCount(limit: 1 << 16)
         return ImageHeader(
             format: .tiff, pixelSize: first.size, frameCount: pages, loopCount: pages > 1 ? 0 : nil,
-            frameDurations: pages > 1 ? Array(repeating: TIFFPageSource.pageDuration, count: pages) : nil,
+            frameDurations: pages > 1 ? Array(repeating: TIFFPageCursor.pageDuration, count: pages) : nil,
             hasAlpha: first.hasAlpha, orientation: first.orientation)
     }
 }

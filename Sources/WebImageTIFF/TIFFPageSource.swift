@@ -1,47 +1,36 @@
-import Synchronization
 import WebImage
 
-/// The pages of a multi-page TIFF as the frames of an animation, each decoded when asked for.
+/// The pages of a multi-page TIFF as the frames of an animation, each decoded when asked for:
+/// the core's ``FrameSource`` over a ``TIFFPageCursor``.
 ///
-/// TIFF pages carry no duration: each is shown for ``pageDuration`` (0.1 s, the duration
-/// SDWebImage gives frames that declare none), and the animation loops forever. Every frame is the
-/// canvas (the first page's size, or the thumbnail of it): a page of another size is scaled to fit
-/// inside it, keeping its aspect ratio, centred on transparent pixels. Only the first page's
-/// orientation is reported (``Image/orientation``).
-final class TIFFPageSource: AnimatedImageSource {
+/// TIFF pages carry no duration: each is shown for ``TIFFPageCursor/pageDuration`` (0.1 s, the
+/// duration SDWebImage gives frames that declare none), and the animation loops forever. Every
+/// frame is the canvas (the first page's size, or the thumbnail of it): a page of another size is
+/// scaled to fit inside it, keeping its aspect ratio, centred on transparent pixels. Only the first
+/// page's orientation is reported (``Image/orientation``).
+typealias TIFFPageSource = FrameSource<TIFFPageCursor>
+
+/// The open TIFF file, decoding any page on its own (no order, nothing to restart).
+final class TIFFPageCursor: FrameCursor {
     /// How long each page is shown, in seconds.
     static let pageDuration = 0.1
 
-    let frameCount: Int
-    let loopCount = 0
-    let canvasSize: PixelSize
+    private let file: TIFFFile
     private let sourceCanvas: PixelSize
-    private let alphaMode: AlphaMode
     private let maxPixelCount: Int
-    private let file: Mutex<TIFFFile>
+    private(set) var decodedFrames = 0
 
-    init(
-        file: sending TIFFFile, pageCount: Int, sourceCanvas: PixelSize, outputSize: PixelSize, alphaMode: AlphaMode,
-        maxPixelCount: Int
-    ) {
-        self.file = Mutex(file)
-        self.frameCount = pageCount
+    init(file: TIFFFile, sourceCanvas: PixelSize, maxPixelCount: Int) {
+        self.file = file
         self.sourceCanvas = sourceCanvas
-        self.canvasSize = outputSize
-        self.alphaMode = alphaMode
         self.maxPixelCount = maxPixelCount
     }
 
-    func duration(at index: Int) -> Double { Self.pageDuration }
-
-    func frame(at index: Int) throws -> AnimationFrame {
-        guard index >= 0 && index < frameCount else {
-            throw WebImageError(.decodingFailed, "page \(index) is out of range 0..<\(frameCount)")
-        }
-        let page = try file.withLock { try $0.decodePage(index, maxPixelCount: maxPixelCount).pixels }
-        let placed = page.size == sourceCanvas ? page : Self.fit(page, into: sourceCanvas)
-        let sized = placed.size == canvasSize ? placed : Resampler.resample(placed, to: canvasSize)
-        return AnimationFrame(pixels: sized.converted(to: alphaMode), duration: Self.pageDuration)
+    /// Page `index` placed on the first page's canvas.
+    func frame(at index: Int) throws -> PixelBuffer {
+        decodedFrames += 1
+        let page = try file.decodePage(index, maxPixelCount: maxPixelCount).pixels
+        return page.size == sourceCanvas ? page : Self.fit(page, into: sourceCanvas)
     }
 
     /// `page` scaled to fit inside `canvas` (aspect kept), centred on transparent pixels.
@@ -65,5 +54,20 @@ final class TIFFPageSource: AnimatedImageSource {
             }
         }
         return result
+    }
+}
+
+extension FrameSource where Cursor == TIFFPageCursor {
+    /// The `pageCount` pages of `file` on the first page's canvas `sourceCanvas`, resampled to
+    /// `outputSize`.
+    convenience init(
+        file: sending TIFFFile, pageCount: Int, sourceCanvas: PixelSize, outputSize: PixelSize, alphaMode: AlphaMode,
+        maxPixelCount: Int
+    ) {
+        self.init(
+            format: "TIFF", frameCount: pageCount, loopCount: 0,
+            storedDurations: Array(repeating: TIFFPageCursor.pageDuration, count: pageCount), canvasSize: outputSize,
+            alphaMode: alphaMode, cursor: TIFFPageCursor(file: file, sourceCanvas: sourceCanvas, maxPixelCount: maxPixelCount),
+            makeCursor: nil)
     }
 }

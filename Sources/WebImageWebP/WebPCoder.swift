@@ -89,17 +89,11 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
     ) throws -> Image {
         let owned = OwnedBytes(bytes)
         // The demuxer counts the frames without decoding any: the budget is checked before frame 0.
-        let probe = try WebPAnimatedSource(
-            bytes: owned, outputSize: nil, alphaMode: options.alphaMode, readsDurations: !options.firstFrameOnly)
-        try options.checkAnimationBudget(frameCount: probe.frameCount, canvasSize: probe.sourceCanvasSize)
-        let animated = probe.frameCount > 1 && !options.firstFrameOnly
-        let target = options.targetSize(
-            for: probe.sourceCanvasSize, frameCount: animated ? probe.frameCount : 1, orientation: orientation)
-        let source =
-            target == probe.sourceCanvasSize
-            ? probe
-            : try WebPAnimatedSource(
-                bytes: owned, outputSize: target, alphaMode: options.alphaMode, readsDurations: animated)
+        let info = try WebPAnimationInfo(bytes: owned, readsDurations: !options.firstFrameOnly)
+        try options.checkAnimationBudget(frameCount: info.frameCount, canvasSize: info.canvas)
+        let animated = info.frameCount > 1 && !options.firstFrameOnly
+        let target = options.targetSize(for: info.canvas, frameCount: animated ? info.frameCount : 1, orientation: orientation)
+        let source = WebPAnimatedSource(bytes: owned, info: info, outputSize: target, alphaMode: options.alphaMode)
         let first = try source.frame(at: 0)
         return Image(
             pixels: first.pixels, scale: options.scaleFactor, orientation: orientation, format: .webp,

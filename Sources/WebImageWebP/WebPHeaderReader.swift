@@ -20,14 +20,13 @@ extension WebPCoder: ImageHeaderReading {
                 return ImageHeader(
                     format: .webp, pixelSize: header.size, hasAlpha: header.hasAlpha, orientation: orientation)
             }
-            let animation = try WebPAnimatedSource(bytes: OwnedBytes(bytes), outputSize: nil, alphaMode: .straight)
+            let animation = try WebPAnimationInfo(bytes: OwnedBytes(bytes))
             let animated = animation.frameCount > 1
             return ImageHeader(
                 format: .webp, pixelSize: header.size, frameCount: animation.frameCount,
                 loopCount: animated ? animation.loopCount : nil,
-                frameDurations: animated ? (0..<animation.frameCount).map { animation.duration(at: $0) } : nil,
-                storedFrameDurations: animated
-                    ? (0..<animation.frameCount).map { animation.storedDuration(at: $0) } : nil,
+                frameDurations: animated ? animation.storedDurations.map(FrameDurationRule.played) : nil,
+                storedFrameDurations: animated ? animation.storedDurations : nil,
                 hasAlpha: header.hasAlpha, orientation: orientation)
         }
     }

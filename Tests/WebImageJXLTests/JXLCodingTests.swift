@@ -59,6 +59,23 @@ import WebImageTesting
         #expect(abs(JXLCoder.distance(forQuality: 7) - 0.1) < 1e-5)
     }
 
+    /// The frame-duration rule applies to JPEG XL as to GIF, APNG, WebP and AVIF: a 10 ms frame
+    /// plays for 100 ms, and the header and the source keep the stored 10 ms beside it.
+    @Test func tenMillisecondFramesPlayAsOneHundred() throws {
+        let animation = ImageFixtures.animation(frames: 3, duration: 0.01, loopCount: 0)
+        let data = try coder.encode(animation, as: .jpegXL, options: lossless)
+        let source = try #require(try coder.decode(data).animation)
+        #expect(source.frameCount == 3)
+        for index in 0..<3 {
+            #expect(source.duration(at: index) == FrameDurationRule.replacement)
+            #expect(abs(source.storedDuration(at: index) - 0.01) < 1e-9)
+            #expect(try source.frame(at: index).duration == FrameDurationRule.replacement)
+        }
+        let header = try coder.readHeader(data)
+        #expect(header.frameDurations == [0.1, 0.1, 0.1])
+        #expect(header.storedFrameDurations?.allSatisfy { abs($0 - 0.01) < 1e-9 } == true, "\(header)")
+    }
+
     @Test func animationsRoundTripWithDurationsAndLoops() throws {
         let animation = ImageFixtures.animation(frames: 4, duration: 0.25, loopCount: 3)
         let data = try coder.encode(animation, as: .jpegXL, options: lossless)

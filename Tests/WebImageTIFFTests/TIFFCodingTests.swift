@@ -51,7 +51,7 @@ import WebImageTesting
         for index in [2, 0, 1, 2] {
             let frame = try pages.frame(at: index)
             #expect(frame.pixels == (try #require(animation.animation).frame(at: index).pixels), "page \(index)")
-            #expect(frame.duration == TIFFPageSource.pageDuration)
+            #expect(frame.duration == TIFFPageCursor.pageDuration)
         }
         let header = try coder.readHeader(data)
         #expect(header.frameCount == 3)
