@@ -28,7 +28,8 @@ public import WebImage
 ///   shares a download with a strict request. One with ``ImageLoad/Request/handlesCookies`` sends
 ///   and stores cookies through ``HTTPImageLoaderConfiguration/cookieStorage``.
 ///
-/// Call ``shutdown()`` when done: AsyncHTTPClient requires its client to be shut down.
+/// Call ``shutdown()`` when done, which waits for the transfers to stop; a loader released
+/// without it shuts its client down in the background.
 ///
 /// ```swift
 /// let loader = HTTPImageLoader()
@@ -97,6 +98,16 @@ public final class HTTPImageLoader: ImageLoading {
     }
 
     /// Cancels every load, ends the event streams and shuts the owned client down.
+    /// A loader released without ``shutdown()`` starts its clients' shutdown in the background:
+    /// AsyncHTTPClient traps in debug builds when a running client is released (a test cancelled
+    /// by its time limit, or a caller that simply drops the loader).
+    deinit {
+        let (wasShutDown, lenientClient) = state.withLock { ($0.isShutdown, $0.lenientClient) }
+        guard !wasShutDown else { return }
+        lenientClient?.shutdown { _ in }
+        if ownsClient { client.shutdown { _ in } }
+    }
+
     public func shutdown() async throws {
         let (tasks, continuations, lenientClient) = state.withLock { state in
             state.isShutdown = true

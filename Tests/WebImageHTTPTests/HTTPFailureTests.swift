@@ -132,3 +132,25 @@ func collectEventsOrError(_ task: ImageLoad.Task) async throws -> (progress: [Im
         return (progress, error)
     }
 }
+
+/// A loader released without `shutdown()` (a caller that drops it, a test cancelled by its time
+/// limit) shuts its clients down itself: AsyncHTTPClient traps in debug builds when a running
+/// client is released, which took a whole CI test process down once.
+@Suite("HTTP loader: released without shutdown")
+struct HTTPLoaderReleaseTests {
+    @Test func aLoaderDroppedWithoutShutdownDoesNotTrap() async throws {
+        let server = try await LoopbackHTTPServer.start()
+        server.route("/a.png", response: .ok(Data([0x89, 0x50, 0x4E, 0x47])))
+        for strictness in [false, true] {
+            var loader: HTTPImageLoader? = HTTPImageLoader()
+            var request = ImageLoad.Request(url: server.url("/a.png"))
+            request.allowsInvalidCertificates = strictness  // the second time, the lenient client too
+            let result = try await loader?.load(request).result()
+            #expect(result?.data.count == 4)
+            loader = nil
+        }
+        // The clients finish shutting down on their own; give them a moment before the process goes on.
+        try await Task.sleep(for: .milliseconds(200))
+        await server.shutdown()
+    }
+}
