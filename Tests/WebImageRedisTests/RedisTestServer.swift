@@ -69,11 +69,13 @@ final class RedisTestServer: @unchecked Sendable {  // process handle mutated on
     /// The server's URL.
     var url: String { "redis://127.0.0.1:\(port)" }
 
-    /// A client configuration for this server, with short timeouts for tests.
+    /// A client configuration for this server, with short reconnect delays for tests. The
+    /// command timeout is long enough for a loaded 2-core CI machine (2 s once failed a pipeline
+    /// of 1,000 commands there); tests of timeouts set their own.
     func configuration() -> RedisConfiguration {
         var configuration = RedisConfiguration(port: port)
-        configuration.commandTimeout = .seconds(2)
-        configuration.connectTimeout = .seconds(1)
+        configuration.commandTimeout = .seconds(15)
+        configuration.connectTimeout = .seconds(5)
         configuration.reconnectDelay = .milliseconds(20)
         configuration.maxReconnectDelay = .milliseconds(200)
         return configuration
