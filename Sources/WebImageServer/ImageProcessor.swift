@@ -64,7 +64,9 @@ struct ImageProcessor: Sendable {
         } ?? displayed
         let result = plan.map { $0.resultSize(entering: cropped) } ?? cropped
         let estimate = MemoryEstimate.peakBytes(
-            decoded: decoded, result: result, format: format, frames: animate ? header.frameCount : 1)
+            allocated: MemoryEstimate.allocatedPixels(format: header.format, displayed: displayed, box: decoding.thumbnailPixelSize),
+            decoded: decoded, result: result, format: format, frames: animate ? header.frameCount : 1,
+            hasAlpha: header.hasAlpha ?? true)
         return Prepared(
             data: data, options: options, format: format, animate: animate, frameCount: header.frameCount, displayed: displayed,
             cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate)

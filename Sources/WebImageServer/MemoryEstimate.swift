@@ -1,20 +1,27 @@
 import WebImage
 
 /// The peak memory of making one result, estimated from sizes known before anything is decoded:
-/// the decoded image, the resized result (4 bytes a pixel each, every frame of an animation
-/// that stays animated) and the encoder's own working memory, per result pixel and format.
+/// the pixels the decoder allocates (whole, unless the format decodes straight to a smaller
+/// size), a premultiplied copy of them when the source may have alpha (the resampler works
+/// premultiplied), the image that enters the transforms, the resized result (4 bytes a pixel
+/// each, every frame of an animation that stays animated) and the encoder's own working memory,
+/// per result pixel and format.
 ///
-/// The encoders' factors were measured (`/usr/bin/time` peak resident size of `webimage convert`
-/// of a 16 MP WebP to 4096 × 4096, less the decode, the result and the process's own 25 MB):
-/// PNG, WebP, GIF and TIFF under 1 byte a pixel, JPEG 4.2, AVIF 15.2 (19.7 for a 24 MP JPEG to
-/// 8192 × 5461, 1.2 GB in all), HEIC 16.1 (x265), JPEG XL 70 (libjxl 0.7). They are rounded up;
-/// unknown formats count as JPEG XL.
+/// The encoders' factors were measured (peak resident size of `webimage convert` or `serve` less
+/// the decode, the copies, the result and the process's own memory): PNG, GIF and TIFF under 1
+/// byte a pixel, JPEG 4.2, WebP 11–15 (lossy, libwebp's YUV planes and analysis), AVIF 15.2 (19.7
+/// for a 24 MP JPEG to 8192 × 5461, 1.2 GB in all), HEIC 16.1 (x265), JPEG XL 70 (libjxl 0.7). They
+/// are rounded up; unknown formats count as JPEG XL. A 16 MP PNG with alpha rendered at 2040
+/// pixels as WebP peaked 215 MB above the idle process against an estimate of 85 MB before the
+/// decoder's whole-size buffer, the alpha copy and WebP's factor were counted (issue 24: four at
+/// once reached 630 MB under a 300 MB budget).
 enum MemoryEstimate {
     /// The encoder's working bytes per result pixel.
     static func encoderBytesPerPixel(_ format: ImageFormat) -> Int {
         switch format {
-        case .png, .apng, .webp, .gif, .tiff: 1
+        case .png, .apng, .gif, .tiff: 1
         case .jpeg: 5
+        case .webp: 16
         case .avif: 20
         case .heic, .heif: 17
         case .jpegXL: 72
@@ -22,13 +29,34 @@ enum MemoryEstimate {
         }
     }
 
-    /// The estimate for decoding `decoded` pixels (a frame) into a `result`-sized image in
-    /// `format`, `frames` frames kept (1 for a still).
-    static func peakBytes(decoded: PixelSize, result: PixelSize, format: ImageFormat, frames: Int) -> Int {
+    /// The pixels a decoder of `format` allocates for one frame of a `displayed` image asked for
+    /// within `box`: a JPEG stops at its DCT scale, at most twice the box a side; WebP decodes
+    /// straight to the box; the others decode whole and shrink afterwards.
+    static func allocatedPixels(format: ImageFormat, displayed: PixelSize, box: PixelSize?) -> PixelSize {
+        guard let box else { return displayed }
+        switch format {
+        case .jpeg:
+            return PixelSize(
+                width: min(displayed.width, box.width.saturatingMultiply(2)),
+                height: min(displayed.height, box.height.saturatingMultiply(2)))
+        case .webp:
+            return PixelSize(width: min(displayed.width, box.width), height: min(displayed.height, box.height))
+        default:
+            return displayed
+        }
+    }
+
+    /// The estimate for a decoder that allocates `allocated` pixels (a frame) and hands `decoded`
+    /// pixels to a resize to `result`, encoded as `format`; `frames` frames kept (1 for a still),
+    /// `hasAlpha` when the source may have alpha.
+    static func peakBytes(
+        allocated: PixelSize, decoded: PixelSize, result: PixelSize, format: ImageFormat, frames: Int, hasAlpha: Bool
+    ) -> Int {
         let frames = max(1, frames)
-        let perFrame = decoded.pixelCount.saturatingAdd(result.pixelCount).saturatingMultiply(4)
+        let decoding = allocated.pixelCount.saturatingMultiply(hasAlpha ? 2 : 1)
+        let perFrame = decoded.pixelCount.saturatingAdd(result.pixelCount)
         let encoder = result.pixelCount.saturatingMultiply(encoderBytesPerPixel(format))
-        return perFrame.saturatingMultiply(frames).saturatingAdd(encoder)
+        return perFrame.saturatingMultiply(frames).saturatingAdd(decoding).saturatingMultiply(4).saturatingAdd(encoder)
     }
 }
 

@@ -199,4 +199,30 @@ struct ServeMemoryBudgetTests {
             }
         #endif
     }
+
+    /// Every other output format (JPEG XL above): four of the heaviest renders at once, a 16 MP
+    /// source to a 2040-pixel result, with a budget that admits only some of them together.
+    @Test(
+        "four 16 MP renders at --concurrency 4 stay within --memory-budget + 25 % in every output format",
+        arguments: ["jpg", "png", "webp", "avif", "heic", "gif", "tiff"])
+    func everyFormatStaysWithinTheBudget(format: String) async throws {
+        #if os(Linux)
+            try await withTemporaryDirectory { directory in
+                try ServeMemoryTests.noisePNG(seed: 4).write(to: directory.appendingPathComponent("big.png"))
+                let budget = 300 << 20
+                let (launcher, port, report) = try await ServeMemoryTests.startMeasured(
+                    [
+                        "--port", "0", "--allow-unsigned", "--local-root", directory.path, "--concurrency", "4", "--memory-budget",
+                        String(budget), "--no-access-log", "--timeout", "600", "--drain-delay", "0",
+                    ], in: directory)
+                let statuses = try await ServeMemoryTests.getAll(
+                    (2040...2043).map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@\(format)" }, port: port)
+                #expect(statuses == Array(repeating: 200, count: 4))
+                let peak = try await ServeMemoryTests.stopMeasured(launcher, report: report)
+                print("serve memory budget: \(format): peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")
+                let processOwn = 96 << 20
+                #expect(peak <= budget + budget / 4 + processOwn, "\(format): peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")
+            }
+        #endif
+    }
 }

@@ -203,16 +203,27 @@ struct MemoryAdmissionTests {
     func estimates() {
         let decoded = PixelSize(width: 6000, height: 4000)
         let result = PixelSize(width: 8192, height: 5461)
-        let jxl = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .jpegXL, frames: 1)
-        let avif = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .avif, frames: 1)
-        let png = MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .png, frames: 1)
+        func estimate(_ format: ImageFormat, frames: Int = 1, decoded: PixelSize = decoded, alpha: Bool = false) -> Int {
+            MemoryEstimate.peakBytes(allocated: decoded, decoded: decoded, result: result, format: format, frames: frames, hasAlpha: alpha)
+        }
+        let jxl = estimate(.jpegXL)
+        let avif = estimate(.avif)
+        let png = estimate(.png)
         // The measurements: 2.33 GB (JPEG XL) and 1.2 GB (AVIF) for this request; the
         // estimates cover them.
         #expect(jxl >= 2_330_000_000)
         #expect(avif >= 1_000_000_000 && avif < jxl)
-        #expect(png < avif)
-        #expect(MemoryEstimate.peakBytes(decoded: decoded, result: result, format: .gif, frames: 100) > png * 50)
-        #expect(MemoryEstimate.peakBytes(decoded: PixelSize(width: .max, height: 2), result: result, format: .jpegXL, frames: .max) == .max)
+        #expect(png < estimate(.webp) && estimate(.webp) < avif)
+        #expect(estimate(.gif, frames: 100) > png * 50)
+        #expect(estimate(.png, alpha: true) - png == decoded.pixelCount * 4)  // the premultiplied copy
+        #expect(estimate(.jpegXL, frames: .max, decoded: PixelSize(width: .max, height: 2)) == .max)
+        // What a decoder allocates for a 2040-pixel box of a 16 MP source.
+        let source = PixelSize(width: 4096, height: 4096)
+        let box = PixelSize(width: 2040, height: 2040)
+        #expect(MemoryEstimate.allocatedPixels(format: .png, displayed: source, box: box) == source)
+        #expect(MemoryEstimate.allocatedPixels(format: .webp, displayed: source, box: box) == box)
+        #expect(MemoryEstimate.allocatedPixels(format: .jpeg, displayed: source, box: box) == PixelSize(width: 4080, height: 4080))
+        #expect(MemoryEstimate.allocatedPixels(format: .png, displayed: source, box: nil) == source)
     }
 }
 
