@@ -180,46 +180,35 @@ struct ServeMemoryReturnTests {
 struct ServeMemoryBudgetTests {
     @Test("six JPEG XL renders of a 16 MP source at --concurrency 4 stay within --memory-budget + 25 %")
     func floodStaysWithinTheBudget() async throws {
-        #if os(Linux)
-            try await withTemporaryDirectory { directory in
-                try ServeMemoryTests.noisePNG(seed: 3).write(to: directory.appendingPathComponent("big.png"))
-                let budget = 400 << 20
-                let (launcher, port, report) = try await ServeMemoryTests.startMeasured(
-                    [
-                        "--port", "0", "--allow-unsigned", "--local-root", directory.path, "--concurrency", "4", "--memory-budget",
-                        String(budget), "--no-access-log", "--timeout", "600", "--drain-delay", "0",
-                    ], in: directory)
-                let statuses = try await ServeMemoryTests.getAll(
-                    (2040...2045).map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@jxl" }, port: port)
-                #expect(statuses == Array(repeating: 200, count: 6))
-                let peak = try await ServeMemoryTests.stopMeasured(launcher, report: report)
-                // The budget covers the work; the process's own memory (runtime, libraries, caches) comes on top.
-                let processOwn = 96 << 20
-                #expect(peak <= budget + budget / 4 + processOwn, "peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")
-            }
-        #endif
+        try await Self.flood(format: "jxl", sizes: 2040...2045, budget: 400 << 20, seed: 3)
     }
 
-    /// Every other output format (JPEG XL above): four of the heaviest renders at once, a 16 MP
-    /// source to a 2040-pixel result, with a budget that admits only some of them together.
+    /// Every other output format: four of the heaviest renders at once, a 16 MP source to a
+    /// 2040-pixel result, with a budget that admits only some of them together.
     @Test(
         "four 16 MP renders at --concurrency 4 stay within --memory-budget + 25 % in every output format",
         arguments: ["jpg", "png", "webp", "avif", "heic", "gif", "tiff"])
     func everyFormatStaysWithinTheBudget(format: String) async throws {
+        try await Self.flood(format: format, sizes: 2040...2043, budget: 300 << 20, seed: 4)
+    }
+
+    /// Renders a 16 MP noise PNG (with alpha) to each of `sizes` as `format`, all at once, and
+    /// checks the server's peak resident size against `budget` + 25 % + the process's own memory.
+    static func flood(format: String, sizes: ClosedRange<Int>, budget: Int, seed: UInt64) async throws {
         #if os(Linux)
             try await withTemporaryDirectory { directory in
-                try ServeMemoryTests.noisePNG(seed: 4).write(to: directory.appendingPathComponent("big.png"))
-                let budget = 300 << 20
+                try ServeMemoryTests.noisePNG(seed: seed).write(to: directory.appendingPathComponent("big.png"))
                 let (launcher, port, report) = try await ServeMemoryTests.startMeasured(
                     [
                         "--port", "0", "--allow-unsigned", "--local-root", directory.path, "--concurrency", "4", "--memory-budget",
                         String(budget), "--no-access-log", "--timeout", "600", "--drain-delay", "0",
                     ], in: directory)
                 let statuses = try await ServeMemoryTests.getAll(
-                    (2040...2043).map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@\(format)" }, port: port)
-                #expect(statuses == Array(repeating: 200, count: 4))
+                    sizes.map { "/unsafe/rs:fit:\($0):\($0)/plain/local:///big.png@\(format)" }, port: port)
+                #expect(statuses == Array(repeating: 200, count: sizes.count))
                 let peak = try await ServeMemoryTests.stopMeasured(launcher, report: report)
                 print("serve memory budget: \(format): peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")
+                // The budget covers the work; the process's own memory (runtime, libraries, caches) comes on top.
                 let processOwn = 96 << 20
                 #expect(peak <= budget + budget / 4 + processOwn, "\(format): peak \(peak >> 20) MB for a budget of \(budget >> 20) MB")
             }
