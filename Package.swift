@@ -191,6 +191,7 @@ let package = Package(
             name: "WebImageRedis",
             dependencies: [
                 "WebImage", "WebImageDiskCache",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -300,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "WebImageServerTests",
             dependencies: [
-                "WebImageServer", "WebImageKit", "WebImageHTTPTesting", "WebImageTesting", "webimage-svg-render",
+                "WebImageServer", "WebImageKit", "WebImageRedis", "WebImageHTTPTesting", "WebImageTesting", "webimage-svg-render",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -318,6 +319,8 @@ let package = Package(
             dependencies: [
                 "WebImageRedis", "WebImageKit", "WebImageTesting", "WebImageHTTPTesting", "webimage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,15 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import Synchronization
 import WebImage
-
-/// Whether `/ready` says yes: from the moment the server listens until a graceful shutdown starts.
-final class Readiness: Sendable {
-    private let state = Mutex(false)
-    var isReady: Bool { state.withLock { $0 } }
-    func set(_ ready: Bool) { state.withLock { $0 = ready } }
-}
 
 /// The HTTP side: `/health`, `/ready`, `/metrics`, and every other `GET`/`HEAD` path as an image
 /// URL; caching headers, `304`, errors as short text with their status, metrics and access logs.
@@ -36,7 +28,9 @@ struct ImageResponder: HTTPResponder {
         }
         switch path {
         case "/health": response = Self.text(.ok, "ok\n")
-        case "/ready": response = readiness.isReady ? Self.text(.ok, "ready\n") : Self.text(.serviceUnavailable, "not ready\n")
+        case "/ready":
+            let report = readiness.report()
+            response = Self.text(report.isReady ? .ok : .serviceUnavailable, report.text)
         case "/metrics":
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -26,13 +26,13 @@ public final class ImageServer: Sendable {
     let http: HTTPImageLoader
     let disk: DiskCache?
     let redis: RedisImageCache?
-    let readiness = Readiness()
+    let readiness: Readiness
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
     private let boundPort = Mutex<Int?>(nil)
 
-    /// A server with `configuration`; throws when the cache directory cannot be opened or the
-    /// local root does not exist.
+    /// A server with `configuration`; throws when the local root does not exist, or when a Redis
+    /// tier has no key to sign its entries with (``ImageServerConfiguration/redisKeyring()``).
     public init(configuration: ImageServerConfiguration, logger: Logger = Logger(label: "WebImage.Server")) throws {
         self.configuration = configuration
         self.logger = logger
@@ -42,6 +42,8 @@ public final class ImageServer: Sendable {
                 throw WebImageError(.invalidServerConfiguration, "the local root \(root.path) is not a directory")
             }
         }
+        // Before anything is opened: a Redis tier without a key is a configuration error.
+        let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
         loading.totalTimeout = configuration.limits.requestTimeout
@@ -68,21 +70,24 @@ public final class ImageServer: Sendable {
         }
         var loader: any ImageLoading = ImageLoadersManager(loaders: [http])
         let data: (any ImageDataCaching)?
-        if let redisConfiguration = configuration.redis {
-            // Entries live as long as the results' Cache-Control says; Redis's own LRU evicts.
+        if let redisConfiguration = configuration.redis, let redisKeys {
+            // Entries live as long as the results' Cache-Control says; Redis's own LRU evicts. They
+            // are signed, and what does not verify is a miss: a writer to Redis decides nothing.
             let redis = RedisImageCache(
-                client: RedisClient(configuration: redisConfiguration),
+                client: RedisClient(configuration: redisConfiguration), keys: redisKeys,
                 configuration: .init(namespace: configuration.redisNamespace, maxAge: .seconds(max(60, configuration.cacheMaxAge))),
-                logger: logger)
+                logger: logger, metricsFactory: metrics.factory)
             self.redis = redis
             data = disk.map { PromotingDataCache(near: $0, far: redis) } ?? redis
             // The key the source fetcher reads originals under, so the lock holder's bytes are found.
             loader = RedisCoordinatedLoader(
-                wrapping: loader, cache: redis, keyFilter: { SourceFetcher.key(for: $0) }, logger: logger)
+                wrapping: loader, cache: redis, keyFilter: { SourceFetcher.key(for: $0) }, logger: logger,
+                metricsFactory: metrics.factory)
         } else {
             redis = nil
             data = disk
         }
+        readiness = Readiness(redis: redis)
         service = ImageService(
             configuration: configuration, coders: .standard(), loaders: loader, data: data, metrics: metrics, logger: logger)
     }
@@ -97,6 +102,7 @@ public final class ImageServer: Sendable {
         gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        if let redis { await checkRedis(redis) }
         let responder = ImageResponder(service: service, readiness: readiness, logger: logger)
         let headerTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerTimeout))
         let app = Application(
@@ -134,25 +140,26 @@ public final class ImageServer: Sendable {
         await serviceGroup?.triggerGracefulShutdown()
     }
 
+    /// Asks Redis once before listening, so that an unreachable server or refused credentials
+    /// are in the log (and in `/ready`'s details) from the start, not at the first request.
+    private func checkRedis(_ redis: RedisImageCache) async {
+        let address = redis.client.configuration.redactedURL
+        switch await redis.checkHealth() {
+        case .available:
+            logger.info("Redis at \(address) answers; entries are signed with key id `\(redis.keys.signing.id)`")
+        case .unavailable(let message):
+            logger.warning("Redis at \(address) cannot be reached (\(message)): serving without the shared tier until it answers")
+        case .authenticationFailed, .unknown:
+            break  // refused credentials are logged as an error by the cache itself
+        }
+    }
+
     private func close() async {
         readiness.set(false)
         try? await http.shutdown()
         await service.writes.drain()
         try? await disk?.close()
         await redis?.client.close()
-    }
-}
-
-/// Turns `/ready` off as soon as a graceful shutdown starts, then keeps the server serving for
-/// the drain delay (it is shut down before the server, which stops accepting only after it).
-struct ReadinessService: Service {
-    let readiness: Readiness
-    let drainDelay: Duration
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        readiness.set(false)
-        if drainDelay > .zero { try? await Task.sleep(for: drainDelay) }
     }
 }
 

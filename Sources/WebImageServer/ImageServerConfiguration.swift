@@ -40,6 +40,12 @@ public struct ImageServerConfiguration: Sendable {
     /// holds a short lock in Redis so that the others wait for its bytes instead of fetching too.
     /// Redis down or slow never fails a request: its circuit breaker stops asking for a while.
     public var redis: RedisConfiguration?
+    /// The keys that sign and verify this service's entries in ``redis``: the first signs, every
+    /// one verifies (list a new key first and the old one after it to rotate). Empty (the
+    /// default): each of ``signingKeys`` gives one, ``URLSigningKey/redisEntryKey``, in the same
+    /// order, so nodes sharing URL keys share Redis keys. With neither, a server with ``redis``
+    /// does not start. Entries that do not verify are misses (see ``WebImageRedis/RedisImageCache``).
+    public var redisKeys: [RedisEntryKey] = []
     /// The namespace of this service's entries in ``redis`` (default `serve`).
     public var redisNamespace = "serve"
     /// The disk cache's size budget, shared by originals and results (default 1 GiB).
@@ -91,6 +97,19 @@ public struct ImageServerConfiguration: Sendable {
 
     /// The defaults.
     public init() {}
+}
+
+extension ImageServerConfiguration {
+    /// The keyring of the Redis tier: ``redisKeys``, else the keys derived from ``signingKeys``;
+    /// throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` when both are empty.
+    public func redisKeyring() throws -> RedisEntryKeyring {
+        guard let keyring = RedisEntryKeyring(redisKeys.isEmpty ? signingKeys.map(\.redisEntryKey) : redisKeys) else {
+            throw WebImageError(
+                .invalidServerConfiguration,
+                "entries in Redis are signed: give a Redis key (--redis-key ID:HEX, WEBIMAGE_REDIS_KEY), or a URL signing key and salt to derive one from")
+        }
+        return keyring
+    }
 }
 
 /// The limits an ``ImageServer`` checks before it spends work; each refusal has its own status.

@@ -16,6 +16,11 @@ import Synchronization
 ///   `webimage_unrendered_answers_total`: HEAD and `304` answers made from validators alone.
 /// - `webimage_cache_write_failures_total`: disk or Redis stores that failed (a full disk);
 ///   `webimage_disk_cache_unavailable`: 1 when the cache directory could not be opened.
+/// - With a Redis tier, its own metrics in the same registry (``WebImageRedis/RedisImageCache``,
+///   ``WebImageRedis/RedisCoordinatedLoader``): `webimage_redis_rejected_entries_total{reason}`
+///   (entries whose signature failed: misses), `webimage_redis_auth_failed` (1 while Redis refuses
+///   the credentials), `webimage_redis_auth_failures_total`, `webimage_redis_breaker_state`,
+///   `webimage_redis_unavailable_total`, `webimage_redis_skipped_total` and the lock's counters.
 final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory

@@ -1,6 +1,7 @@
 internal import Crypto
 public import Foundation
 import WebImage
+public import WebImageRedis
 
 /// One key/salt pair for URL signatures: `signature = base64url(HMAC-SHA256(key, salt + path))`
 /// without padding, where `path` is everything after the signature segment, starting with `/`
@@ -50,6 +51,13 @@ public struct URLSigningKey: Sendable, Hashable {
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }
         return difference == 0
+    }
+
+    /// The key this pair's service signs its Redis entries with when none is configured:
+    /// HKDF-SHA256 of the key, with the salt and the fixed label `webimage serve: Redis entries v1`
+    /// (so it is not the URL key itself). Nodes sharing a pair derive the same key and id.
+    public var redisEntryKey: RedisEntryKey {
+        RedisEntryKey(derivingFrom: key, salt: salt, label: "webimage serve: Redis entries v1")
     }
 
     private func digest(for path: some StringProtocol) -> [UInt8] {

@@ -20,7 +20,7 @@ struct CommandSession: Sendable {
     /// coordinates downloads through it) unless caching is off.
     init(
         global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required,
-        redis: RedisConfiguration? = nil
+        redis: (configuration: RedisConfiguration, keys: RedisEntryKeyring)? = nil
     ) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
         httpConfiguration.maximumConcurrentDownloads = concurrency
@@ -29,7 +29,7 @@ struct CommandSession: Sendable {
         http = HTTPImageLoader(configuration: httpConfiguration)
         disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
-        let tier = cache == .none ? nil : redis.map { RedisTier(configuration: $0, global: global) }
+        let tier = cache == .none ? nil : redis.map { RedisTier(configuration: $0.configuration, keys: $0.keys, global: global) }
         self.redis = tier
         var dataTiers: [any ImageDataCaching] = []
         var loader: any ImageLoading = ImageLoadersManager.standard(http: http)

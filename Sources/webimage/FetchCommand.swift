@@ -68,7 +68,7 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let session = try await CommandSession(
             global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional,
-            redis: redis.configuration)
+            redis: redis.tier)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)

@@ -4,13 +4,20 @@ import Logging
 import WebImageKit
 import WebImageRedis
 
-/// `--redis URL`: a Redis tier shared by several nodes behind the memory and disk caches, and one
-/// origin download per source across them.
+/// `--redis URL` and `--redis-key ID:HEX`: a Redis tier shared by several nodes behind the memory
+/// and disk caches, and one origin download per source across them. Its entries are signed, so
+/// a key is required (`--redis-key`, else `WEBIMAGE_REDIS_KEY`, a comma-separated list): every
+/// node sharing the tier holds the same keys, the first one signs, all verify.
 struct RedisOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "A shared cache tier on Redis behind memory and disk, with one origin download per source across nodes: redis://[user:password@]host:port[/db] (rediss:// for TLS).",
+        "A shared cache tier on Redis behind memory and disk, with one origin download per source across nodes: redis://[user:password@]host:port[/db] (rediss:// for TLS). Needs --redis-key.",
         valueName: "URL"))
     var redis: String?
+
+    @Option(help: ArgumentHelp(
+        "Key signing and verifying the Redis tier's entries, ID:HEX (16 or more bytes, e.g. k1:$(openssl rand -hex 32)); repeat to rotate (the first signs, all verify). Default: WEBIMAGE_REDIS_KEY (comma-separated).",
+        valueName: "ID:HEX"))
+    var redisKey: [String] = []
 
     func validate() throws {
         guard let redis else { return }
@@ -19,10 +26,37 @@ struct RedisOption: ParsableArguments {
         } catch {
             throw ValidationError("--redis: \(failureMessage(error))")
         }
+        _ = try keyring(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// The configuration `--redis` describes.
-    var configuration: RedisConfiguration? { redis.flatMap { try? Self.configuration(url: $0) } }
+    /// The configuration and keys `--redis` and `--redis-key` describe (nil without `--redis`).
+    var tier: (configuration: RedisConfiguration, keys: RedisEntryKeyring)? {
+        guard let configuration = redis.flatMap({ try? Self.configuration(url: $0) }),
+            let keys = try? keyring(environment: ProcessInfo.processInfo.environment)
+        else { return nil }
+        return (configuration, keys)
+    }
+
+    /// The keys of `--redis-key`, else of `WEBIMAGE_REDIS_KEY`; a usage error when there are none
+    /// or one is malformed (the message never repeats a secret).
+    func keyring(environment: [String: String]) throws -> RedisEntryKeyring {
+        let texts = redisKey.isEmpty
+            ? (environment["WEBIMAGE_REDIS_KEY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            : redisKey
+        let keys = try texts.map { text in
+            do {
+                return try RedisEntryKey(parsing: text)
+            } catch {
+                throw ValidationError("--redis-key: \(failureMessage(error))")
+            }
+        }
+        guard let keyring = RedisEntryKeyring(keys) else {
+            throw ValidationError(
+                "--redis needs --redis-key ID:HEX (or WEBIMAGE_REDIS_KEY): the tier's entries are signed with it, and entries that do not verify are ignored")
+        }
+        return keyring
+    }
 
     /// The configuration of a `--redis` URL (`fetch` and `serve`): short timeouts, because Redis
     /// only ever saves work, so a slow one must not hold requests.
@@ -38,12 +72,12 @@ struct RedisOption: ParsableArguments {
 struct RedisTier: Sendable {
     let cache: RedisImageCache
 
-    init(configuration: RedisConfiguration, global: GlobalOptions) {
+    init(configuration: RedisConfiguration, keys: RedisEntryKeyring, global: GlobalOptions) {
         var settings = RedisImageCache.Configuration(namespace: "default")
         settings.maxAge = global.maxAge.flatMap { $0.seconds < 0 ? nil : .milliseconds(Int64($0.seconds * 1000)) }
             ?? settings.maxAge
         cache = RedisImageCache(
-            client: RedisClient(configuration: configuration), configuration: settings,
+            client: RedisClient(configuration: configuration), keys: keys, configuration: settings,
             logger: global.makeWarningLogger(label: "webimage.redis"))
     }
 

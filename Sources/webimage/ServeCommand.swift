@@ -37,9 +37,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Disk cache of originals and results (default: memory only).", valueName: "DIR"))
     var cacheDir: String?
     @Option(help: ArgumentHelp(
-        "A Redis tier shared by several nodes behind memory and disk, with one origin download per source across them: redis://[user:password@]host:port[/db] (rediss:// for TLS).",
+        "A Redis tier shared by several nodes behind memory and disk, with one origin download per source across them: redis://[user:password@]host:port[/db] (rediss:// for TLS). Its entries are signed (--redis-key).",
         valueName: "URL"))
     var redis: String?
+    @Option(help: ArgumentHelp(
+        "Key signing and verifying the Redis tier's entries, ID:HEX (16 or more bytes); repeat to rotate (the first signs, all verify). Default: derived from each --key/--salt pair.",
+        valueName: "ID:HEX"))
+    var redisKey: [String] = []
     @Option(help: ArgumentHelp("Disk cache budget in bytes (K, M, G suffixes; default 1G).", valueName: "BYTES"))
     var maxDiskSize: String?
     @Option(help: ArgumentHelp("Memory for encoded results in bytes (K, M, G suffixes; default 256M).", valueName: "BYTES"))

@@ -104,6 +104,20 @@ struct ServeSettings {
                 throw Self.bad("--redis: \(failureMessage(error))")
             }
         }
+        configuration.redisKeys = try list(command.redisKey, "REDIS_KEY").map { text in
+            do {
+                return try RedisEntryKey(parsing: text)
+            } catch {
+                throw Self.bad("--redis-key: \(failureMessage(error))")
+            }
+        }
+        if configuration.redis != nil {
+            do {
+                _ = try configuration.redisKeyring()
+            } catch {
+                throw Self.bad("--redis needs --redis-key ID:HEX (or WEBIMAGE_REDIS_KEY), or --key and --salt to derive one from: the tier's entries are signed")
+            }
+        }
         if let value = try bytes(command.maxDiskSize, "MAX_DISK_SIZE", option: "--max-disk-size", in: Range.cacheBytes) {
             configuration.maxDiskCacheBytes = value
         }

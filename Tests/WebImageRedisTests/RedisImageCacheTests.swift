@@ -14,7 +14,7 @@ struct RedisImageCacheTests {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
         let failures = await ImageDataCachingConformance.run {
-            RedisImageCache(client: client, configuration: .init(namespace: "conformance-\(UUID().uuidString)"))
+            RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "conformance-\(UUID().uuidString)"))
         }
         #expect(failures == [])
         await client.close()
@@ -24,8 +24,8 @@ struct RedisImageCacheTests {
     @Test func namespacesDoNotMix() async throws {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
-        let first = RedisImageCache(client: client, configuration: .init(namespace: "a*"))
-        let second = RedisImageCache(client: client, configuration: .init(namespace: "ab"))
+        let first = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "a*"))
+        let second = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "ab"))
         try await first.setData(Data([1]), forKey: "k", metadata: nil)
         try await second.setData(Data([2, 3]), forKey: "k", metadata: nil)
         #expect(try await first.count() == 1)
@@ -38,18 +38,18 @@ struct RedisImageCacheTests {
     @Test func timeToLiveFollowsMaxAge() async throws {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
-        let cache = RedisImageCache(client: client, configuration: .init(namespace: "ttl", maxAge: .seconds(60)))
+        let cache = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "ttl", maxAge: .seconds(60)))
         try await cache.setData(Data([1, 2]), forKey: "k", metadata: nil)
         let ttl = try await client.send("PTTL", "webimage:ttl:k").integer ?? -9
         #expect(ttl > 0 && ttl <= 60_000, "PTTL \(ttl)")
         try await client.send("PEXPIRE", "webimage:ttl:k", 5000)   // a revalidation restarts the TTL
         #expect(try await cache.recordRevalidation(forKey: "k", http: HTTPCacheMetadata(etag: "\"e\"")))
         #expect(try await client.send("PTTL", "webimage:ttl:k").integer ?? 0 > 5000)
-        let forever = RedisImageCache(client: client, configuration: .init(namespace: "forever", maxAge: nil))
+        let forever = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "forever", maxAge: nil))
         try await forever.setData(Data([1]), forKey: "k", metadata: nil)
         #expect(try await client.send("PTTL", "webimage:forever:k").integer == -1)
         // Expired by Redis: gone for the cache.
-        let short = RedisImageCache(client: client, configuration: .init(namespace: "short", maxAge: .milliseconds(30)))
+        let short = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "short", maxAge: .milliseconds(30)))
         try await short.setData(Data([1]), forKey: "k", metadata: nil)
         var gone = false
         for _ in 0..<100 where !gone {
@@ -62,7 +62,7 @@ struct RedisImageCacheTests {
     @Test func entriesOverTheCapAreNotStored() async throws {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
-        let cache = RedisImageCache(client: client, configuration: .init(namespace: "cap", maxEntrySize: 1000))
+        let cache = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "cap", maxEntrySize: 1000))
         try await cache.setData(Data(count: 1000), forKey: "k", metadata: nil)
         #expect(try await cache.containsData(forKey: "k"))
         try await cache.setData(Data(count: 1001), forKey: "k", metadata: nil)
@@ -74,10 +74,12 @@ struct RedisImageCacheTests {
     @Test func oneHashPerEntry() async throws {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
-        let cache = RedisImageCache(client: client, configuration: .init(namespace: "layout"))
+        let cache = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "layout"))
         try await cache.setData(Data([9, 9]), forKey: "https://x/a.png", metadata: CacheEntryMetadata(contentType: "image/png"))
         #expect(try await client.send("TYPE", "webimage:layout:https://x/a.png") == .simpleString("hash"))
         #expect(try await client.send("HGET", "webimage:layout:https://x/a.png", "ct").string == "image/png")
+        #expect(try await client.send("HGET", "webimage:layout:https://x/a.png", "kid").string == "test-1")
+        #expect(try await client.send("HSTRLEN", "webimage:layout:https://x/a.png", "mac").integer == 64)
         #expect(try await client.send("DBSIZE").integer == 1)
     }
 
@@ -90,7 +92,7 @@ struct RedisImageCacheTests {
         let clock = ManualCacheClock()
         let client = RedisClient(configuration: server.configuration())
         let cache = RedisImageCache(
-            client: client,
+            client: client, keys: try TestKeys.keyring(),
             configuration: .init(namespace: "down", breaker: .init(failureThreshold: 2, openDuration: .seconds(30))),
             clock: clock, metricsFactory: metrics)
         try await cache.setData(Data([1]), forKey: "k", metadata: nil)
@@ -124,7 +126,7 @@ struct RedisImageCacheTests {
     @Test func withoutDegradingFailuresThrow() async throws {
         let server = try await RedisTestServer()
         let client = RedisClient(configuration: server.configuration())
-        let cache = RedisImageCache(client: client, configuration: .init(namespace: "strict", degradesWhenUnavailable: false))
+        let cache = RedisImageCache(client: client, keys: try TestKeys.keyring(), configuration: .init(namespace: "strict", degradesWhenUnavailable: false))
         server.kill()
         do {
             _ = try await cache.entry(forKey: "k")

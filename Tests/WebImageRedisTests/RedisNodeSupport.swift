@@ -1,3 +1,4 @@
+import Metrics
 import Foundation
 import WebImageHTTPTesting
 import WebImageKit
@@ -9,31 +10,51 @@ import WebImageTesting
 struct RedisNode {
     let manager: ImageManager
     let redis: RedisImageCache
+    /// The node's own disk tier (in front of Redis).
+    let disk: DiskCache
     let http: HTTPImageLoader
     let directory: URL
 
     init(
         server: RedisTestServer, namespace: String = "nodes", commandTimeout: Duration = .seconds(1),
         breaker: CircuitBreaker.Configuration = .init(failureThreshold: 2, openDuration: .seconds(1)),
-        coordination: RedisCoordinatedLoader.Configuration = .init(waitTimeout: .seconds(5), pollInterval: .milliseconds(10))
+        coordination: RedisCoordinatedLoader.Configuration = .init(waitTimeout: .seconds(5), pollInterval: .milliseconds(10)),
+        keys: RedisEntryKeyring? = nil, metricsFactory: (any MetricsFactory)? = nil
     ) throws {
         var configuration = server.configuration()
         configuration.commandTimeout = commandTimeout
         let client = RedisClient(configuration: configuration)
-        redis = RedisImageCache(client: client, configuration: .init(namespace: namespace, breaker: breaker))
+        redis = RedisImageCache(
+            client: client, keys: try keys ?? TestKeys.keyring(), configuration: .init(namespace: namespace, breaker: breaker),
+            metricsFactory: metricsFactory)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-redis-node-\(UUID().uuidString)")
         http = HTTPImageLoader()
         let coders = ImageCodersManager.standard()
-        let cache = try ImageCache.tiered(
-            decoder: coders, disk: DiskCacheConfiguration(directory: directory, sweepInterval: nil), redis: redis)
+        // What ImageCache.tiered builds, with the disk tier kept for the tests to look into.
+        disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil))
+        let cache = ImageCache(memory: [MemoryCache()], data: [PromotingDataCache(near: disk, far: redis)], decoder: coders)
         let loader = RedisCoordinatedLoader(wrapping: ImageLoadersManager.standard(http: http), cache: redis, configuration: coordination)
         var managerConfiguration = ImageManager.Configuration(imageCache: cache, loader: loader, coders: coders)
         managerConfiguration.defaultOptions = [.waitStoreCache]
         manager = ImageManager(configuration: managerConfiguration)
     }
 
+    /// Runs `body` with this node, then shuts it down, also when `body` throws (an HTTP client
+    /// released without a shutdown traps in debug builds and takes the test process down).
+    func using<T>(_ body: (RedisNode) async throws -> T) async throws -> T {
+        do {
+            let value = try await body(self)
+            await shutdown()
+            return value
+        } catch {
+            await shutdown()
+            throw error
+        }
+    }
+
     func shutdown() async {
         try? await http.shutdown()
+        try? await disk.close()
         await redis.client.close()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -45,5 +66,21 @@ enum RedisFixture {
         var pixels = ImageFixtures.gradient(width: 40, height: 30)
         pixels[0, 0] = RGBA8(r: UInt8(seed % 256), g: UInt8(seed / 256 % 256), b: 2, a: 255)
         return try PNGCoder().encode(Image(pixels: pixels, format: .png), as: .png, options: ImageEncodingOptions())
+    }
+}
+
+/// Keys for the tests' Redis entries (fixed secrets: never use such keys outside tests).
+enum TestKeys {
+    /// A key `id` with 32 bytes of `byte`.
+    static func key(_ id: String = "test-1", byte: UInt8 = 1) throws -> RedisEntryKey {
+        try RedisEntryKey(id: id, secret: Data(repeating: byte, count: 32))
+    }
+
+    /// A keyring of one key, `test-1`.
+    static func keyring() throws -> RedisEntryKeyring { RedisEntryKeyring(signing: try key()) }
+
+    /// `id:hex` as `--redis-key` and `WEBIMAGE_REDIS_KEY` take it.
+    static func text(_ id: String = "test-1", byte: UInt8 = 1) -> String {
+        id + ":" + String(repeating: String(format: "%02x", byte), count: 32)
     }
 }

@@ -13,7 +13,10 @@
 #   deploy/fleet/fleet.sh start-redis DIR         starts redis-server again on its port.
 #
 # SERVE-ARGS go to every node (e.g. --allow-unsigned --allow-host 127.0.0.1). Nodes run
-# `webimage serve --bind 127.0.0.1 --port P --cache-dir DIR/node-I [--redis URL] SERVE-ARGS`.
+# `webimage serve --bind 127.0.0.1 --port P --cache-dir DIR/node-I [--redis URL] SERVE-ARGS`;
+# the Redis tier's entries are signed, so unless SERVE-ARGS or the environment give a key
+# (--redis-key, WEBIMAGE_REDIS_KEY, or --key/--salt to derive one from), the fleet makes one
+# (DIR/redis-key, mode 0600) and passes it to every node as `--redis-key fleet:HEX`.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -118,12 +121,19 @@ cmd_start() {
         redis_url="redis://127.0.0.1:$redis_port"
     fi
 
+    local redis_key_args=()
+    if [[ -n "$redis_url" && -z "${WEBIMAGE_REDIS_KEY:-}" && -z "${WEBIMAGE_KEY:-}" ]] \
+        && [[ " ${serve_args[*]} " != *" --redis-key"* && " ${serve_args[*]} " != *" --key"* ]]; then
+        (umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$dir/redis-key")
+        redis_key_args=(--redis-key "fleet:$(cat "$dir/redis-key")")
+    fi
+
     local ports=() pids=() servers="" i port
     for (( i = 0; i < nodes; i++ )); do
         free_port; port="$picked_port"
         mkdir -p "$dir/node-$i"
         local args=(serve --bind 127.0.0.1 --port "$port" --cache-dir "$dir/node-$i")
-        [[ -n "$redis_url" ]] && args+=(--redis "$redis_url")
+        [[ -n "$redis_url" ]] && args+=(--redis "$redis_url" "${redis_key_args[@]}")
         spawn "$dir/node-$i.log" "$webimage" "${args[@]}" "${serve_args[@]}"
         pids+=($!)
         echo $! > "$dir/node-$i.pid"

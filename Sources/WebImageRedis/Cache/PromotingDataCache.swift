@@ -8,7 +8,8 @@ public import WebImage
 /// A read that near answers never asks far; a failure of either tier is thrown otherwise (a
 /// ``RedisImageCache`` degrades to misses and skipped writes on its own when Redis is
 /// unavailable: ``RedisImageCache/Configuration/degradesWhenUnavailable``). A failed copy into
-/// near is ignored.
+/// near is ignored. Only what far returns is copied: a ``RedisImageCache`` returns no entry whose
+/// signature fails, so a poisoned Redis entry never reaches the disk.
 ///
 /// ```swift
 /// let data = PromotingDataCache(near: try DiskCache(namespace: "thumbs"), far: redis)

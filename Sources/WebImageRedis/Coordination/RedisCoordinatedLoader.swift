@@ -8,7 +8,8 @@ public import WebImage
 /// node holding the lock to put the bytes in Redis.
 ///
 /// For a load of `url` (key: ``CacheKeys/key(for:filter:)``, the manager's original key):
-/// 1. bytes already in the ``RedisImageCache`` are returned (no download);
+/// 1. bytes already in the ``RedisImageCache`` are returned (no download), when their signature
+///    verifies (an entry that does not is a miss, as for every read of the cache);
 /// 2. else `SET webimage-lock:<namespace>:<key> token NX PX lockTimeToLive`: the node that takes
 ///    the lock downloads through the wrapped loader, stores the bytes and metadata in Redis, then
 ///    releases the lock (check-and-delete by token; also on failure and cancellation);
@@ -21,7 +22,7 @@ public import WebImage
 /// everything when Redis fails: Redis never makes a load fail.
 ///
 /// ```swift
-/// let redis = RedisImageCache(client: client)
+/// let redis = RedisImageCache(client: client, keys: RedisEntryKeyring(signing: try RedisEntryKey(parsing: "k1:" + secretHex)))
 /// var configuration = ImageManager.Configuration(
 ///     imageCache: try .tiered(decoder: coders, redis: redis),
 ///     loader: RedisCoordinatedLoader(wrapping: ImageLoadersManager.standard(http: http), cache: redis),
