@@ -11,7 +11,8 @@ public import WebImage
 /// 1. bytes already in the ``RedisImageCache`` are returned (no download), when their signature
 ///    verifies (an entry that does not is a miss, as for every read of the cache);
 /// 2. else `SET webimage-lock:<namespace>:<key> token NX PX lockTimeToLive`: the node that takes
-///    the lock downloads through the wrapped loader, stores the bytes and metadata in Redis, then
+///    the lock looks for the bytes once more (the previous holder may have stored them and let go
+///    between the look and the lock), then downloads through the wrapped loader, stores the bytes and metadata in Redis, then
 ///    releases the lock (check-and-delete by token; also on failure and cancellation);
 /// 3. the others poll Redis every ``Configuration/pollInterval`` for the bytes; if the lock goes
 ///    away without bytes (the holder failed or its lock expired) they try to take it themselves,
@@ -113,7 +114,16 @@ public final class RedisCoordinatedLoader: ImageLoading {
                 return Self.result(shared, url: request.url, since: start)
             }
             guard cache.breaker.state == .closed, let acquired = try? await lock.acquire() else { break }
-            if acquired { return try await download(request, key: key, lock: lock, continuation: continuation) }
+            if acquired {
+                // The holder before us may have stored the bytes and released the lock between our
+                // look and our lock: look again before downloading.
+                if let shared = try? await cache.entry(forKey: key) {
+                    await lock.release()
+                    sharedHits.increment()
+                    return Self.result(shared, url: request.url, since: start)
+                }
+                return try await download(request, key: key, lock: lock, continuation: continuation)
+            }
             // Another node is downloading: wait for its bytes, or for its lock to go.
             while ContinuousClock.now < deadline {
                 try await Task.sleep(for: configuration.pollInterval)
