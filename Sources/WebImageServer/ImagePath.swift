@@ -77,10 +77,10 @@ enum ImageSource: Sendable, Hashable {
     case remote(URL)
     case local(URL)
 
-    /// The text that keys caches.
-    var key: String {
+    /// The source's URL (a local one resolved under the root): what its cache keys are made of.
+    var url: URL {
         switch self {
-        case .remote(let url), .local(let url): url.absoluteString
+        case .remote(let url), .local(let url): url
         }
     }
 

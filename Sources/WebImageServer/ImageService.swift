@@ -27,7 +27,8 @@ final class ImageService: Sendable {
     let coders: ImageCodersManager
     let fetcher: SourceFetcher
     let processor: ImageProcessor
-    let memory: MemoryLRU<RenderedImage>
+    /// Rendered results by result key, costing their bytes plus 256 for the headers.
+    let memory: CostLRU<HashedKey, RenderedImage>
     /// The data tier behind memory: the disk cache, the disk and Redis, Redis alone, or none.
     let disk: (any ImageDataCaching)?
     let limiter: WorkLimiter
@@ -45,13 +46,16 @@ final class ImageService: Sendable {
         self.disk = disk
         self.metrics = metrics
         writes = BackgroundWrites(limit: max(8, configuration.concurrency * 4), metrics: metrics, logger: logger)
-        // A quarter of the memory budget keeps originals, so results in other sizes skip the origin.
-        let originals = MemoryLRU<SourceBytes>(budget: configuration.memoryCacheBytes / 4) { $0.data.count }
+        // A quarter of the memory budget keeps originals, so results in other sizes skip the origin;
+        // in each cache an entry over a quarter of its budget is not kept.
+        let originalsBudget = configuration.memoryCacheBytes / 4
+        let originals = CostLRU<HashedKey, SourceBytes>(costLimit: originalsBudget, entryCostLimit: originalsBudget / 4)
         fetcher = SourceFetcher(
             loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes,
             failedSourceTTL: configuration.failedSourceTTL)
         processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
-        memory = MemoryLRU(budget: configuration.memoryCacheBytes - configuration.memoryCacheBytes / 4) { $0.data.count + 256 }
+        let resultsBudget = configuration.memoryCacheBytes - originalsBudget
+        memory = CostLRU(costLimit: resultsBudget, entryCostLimit: resultsBudget / 4)
         // Memory goes back to the system one second after the last image is made.
         limiter = WorkLimiter(
             limit: configuration.concurrency, memoryBudget: configuration.memoryBudget, queueLimit: configuration.queueLimit,
@@ -83,9 +87,9 @@ final class ImageService: Sendable {
             lastModified: original.lastModified, negotiated: options.format == .auto)
     }
 
-    /// The cache key of one result.
+    /// The cache key of one result (``CacheKeys/serviceResult(source:options:output:quality:)``).
     static func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int) -> String {
-        "result:\(source.key)|\(options.canonicalKey)|\(output.key)|q\(quality)"
+        CacheKeys.serviceResult(source: source.url, options: options.canonicalKey, output: output.key, quality: quality)
     }
 
     /// The image `path` (the request target without its query) asks for.
@@ -149,7 +153,7 @@ final class ImageService: Sendable {
     private func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
         if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
             metrics.hit("disk")
-            memory.set(rendered, forKey: key)
+            memory.set(rendered, forKey: key, cost: rendered.memoryCost)
             return rendered
         }
         metrics.cacheMisses.increment()
@@ -188,7 +192,7 @@ final class ImageService: Sendable {
             data: encoded.data, contentType: encoded.format.mimeType,
             etag: Self.etag(validator: original.validator, key: key), lastModified: original.lastModified,
             negotiated: options.format == .auto)
-        memory.set(rendered, forKey: key)
+        memory.set(rendered, forKey: key, cost: rendered.memoryCost)
         if let disk {
             var metadata = CacheEntryMetadata(contentType: rendered.contentType)
             metadata.http.etag = rendered.etag

@@ -13,6 +13,9 @@ struct RenderedImage: Sendable {
     /// Whether the format was chosen by `Accept` (the answer then says `Vary: Accept`).
     var negotiated: Bool
 
+    /// What it costs in the service's memory cache: its bytes, plus 256 for the headers.
+    var memoryCost: Int { data.count + 256 }
+
     /// Serialised for the disk cache: a small header line then the bytes.
     var archived: Data {
         let header = [contentType, etag, lastModified ?? "", negotiated ? "1" : "0"].joined(separator: "\t") + "\n"

@@ -10,6 +10,9 @@ struct SourceBytes: Sendable {
     var validator: String
     /// The origin's (or the file's) `Last-Modified`.
     var lastModified: String?
+
+    /// What it costs in the service's memory cache of originals: its bytes.
+    var memoryCost: Int { data.count }
 }
 
 /// Fetches originals: `http(s)` through the library's loaders (the byte limit and the URL policy
@@ -20,7 +23,7 @@ struct SourceBytes: Sendable {
 /// ``FailedURLBlockingPolicy``: a 404, not a 5xx) is not asked again for ``failures``' time to live.
 final class SourceFetcher: Sendable {
     let loaders: any ImageLoading
-    let memory: MemoryLRU<SourceBytes>
+    let memory: CostLRU<HashedKey, SourceBytes>
     /// The data tier behind memory (disk, disk and Redis, Redis, or none).
     let disk: (any ImageDataCaching)?
     let limits: ImageServerLimits
@@ -31,7 +34,7 @@ final class SourceFetcher: Sendable {
     private let jobs = JobRegistry<String, SourceBytes>()
 
     init(
-        loaders: any ImageLoading, memory: MemoryLRU<SourceBytes>, disk: (any ImageDataCaching)?, limits: ImageServerLimits,
+        loaders: any ImageLoading, memory: CostLRU<HashedKey, SourceBytes>, disk: (any ImageDataCaching)?, limits: ImageServerLimits,
         metrics: ServiceMetrics, writes: BackgroundWrites, failedSourceTTL: Duration
     ) {
         failures = FailedURLCache(clock: ContinuousClock(), timeToLive: failedSourceTTL)
@@ -86,8 +89,9 @@ final class SourceFetcher: Sendable {
             lastModified: entry.metadata.http.lastModified)
     }
 
-    /// The cache key of a remote original (also the Redis download lock's key).
-    static func key(for url: URL) -> String { "source:" + ImageSource.remote(url).key }
+    /// The cache key of a remote original, also the Redis download lock's key
+    /// (``CacheKeys/serviceSource(_:)``).
+    static func key(for url: URL) -> String { CacheKeys.serviceSource(url) }
 
     private func fetchRemote(_ url: URL, key: String) async throws -> SourceBytes {
         if let cached = memory.value(forKey: key) {
@@ -97,7 +101,7 @@ final class SourceFetcher: Sendable {
         if let disk, let entry = try? await disk.entry(forKey: key) {
             metrics.hit("source")
             let source = Self.bytes(entry)
-            memory.set(source, forKey: key)
+            memory.set(source, forKey: key, cost: source.memoryCost)
             return source
         }
         var request = ImageLoad.Request(url: url, priority: .high)
@@ -115,7 +119,7 @@ final class SourceFetcher: Sendable {
         let source = SourceBytes(
             data: result.data, validator: http.etag ?? http.lastModified ?? Self.digest(result.data),
             lastModified: http.lastModified)
-        memory.set(source, forKey: key)
+        memory.set(source, forKey: key, cost: source.memoryCost)
         return source
     }
 

@@ -67,20 +67,4 @@ struct OptionParsingTests {
         #expect(OutputChoice.negotiate(.auto, accept: "*/*", canEncode: encodable, prefersAVIF: true) == .sourceFormat)
         #expect(OutputChoice.negotiate(.explicit(.png), accept: "image/webp", canEncode: encodable, prefersAVIF: true) == .format(.png))
     }
-
-    @Test("the memory LRU keeps to its budget, least recent out")
-    func lru() {
-        let cache = MemoryLRU<String>(budget: 40) { $0.count }
-        cache.set("aaaaaaaaaa", forKey: "a")
-        cache.set("bbbbbbbbbb", forKey: "b")
-        cache.set("cccccccccc", forKey: "c")
-        _ = cache.value(forKey: "a")
-        cache.set("dddddddddd", forKey: "d")
-        cache.set("eeeeeeeeee", forKey: "e")
-        #expect(cache.value(forKey: "b") == nil)
-        #expect(cache.value(forKey: "a") != nil)
-        #expect(cache.bytes <= 40)
-        cache.set(String(repeating: "x", count: 11), forKey: "big")
-        #expect(cache.value(forKey: "big") == nil, "over a quarter of the budget is not kept")
-    }
 }

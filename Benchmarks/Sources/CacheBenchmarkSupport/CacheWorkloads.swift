@@ -47,6 +47,36 @@ public enum CacheWorkloads {
         return Double(threads * lookupsPerThread) / seconds(ContinuousClock.now - start)
     }
 
+    /// Lookups per second of a `CostLRU` shaped like `webimage serve`'s results (1,000 entries
+    /// of 10 KB under result-like string keys, hashed per lookup as the service does), over
+    /// `threads` threads each doing `lookupsPerThread`.
+    public static func costLRUThroughput(threads: Int, lookupsPerThread: Int) -> Double {
+        let keys = keys(1000, prefix: "result:https://images.example.com/photos/")
+        let cache = CostLRU<HashedKey, Data>(costLimit: 192 << 20, entryCostLimit: 48 << 20)
+        let payload = Data(count: 10_000)
+        for key in keys { cache.set(payload, forKey: key, cost: payload.count + 256) }
+        _ = lookUp(cache, keys: keys, lookups: 100_000)  // warm-up
+        let start = ContinuousClock.now
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let hits = lookUp(cache, keys: keys, lookups: lookupsPerThread, offset: thread * 500)
+            precondition(hits == lookupsPerThread)
+        }
+        return Double(threads * lookupsPerThread) / seconds(ContinuousClock.now - start)
+    }
+
+    /// Looks up `lookups` keys of a `CostLRU` round-robin; returns how many hit.
+    @inline(never)
+    public static func lookUp(_ cache: CostLRU<HashedKey, Data>, keys: [String], lookups: Int, offset: Int = 0) -> Int {
+        var hits = 0
+        var index = offset % keys.count
+        for _ in 0..<lookups {
+            if cache.value(forKey: keys[index]) != nil { hits += 1 }
+            index += 1
+            if index == keys.count { index = 0 }
+        }
+        return hits
+    }
+
     /// A disk cache in a new temporary directory (removed by ``removeDirectory(of:)``).
     public static func makeDiskCache(
         synchronousWrites: Bool = true, maxAge: TimeInterval = 7 * 86_400, clock: any CacheClock = SystemCacheClock()

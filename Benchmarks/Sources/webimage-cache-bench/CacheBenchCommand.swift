@@ -1,9 +1,10 @@
 import CacheBenchmarkSupport
 import Foundation
 
-/// `webimage-cache-bench [memory|disk|sweep [COUNT]|all]`: prints the cache figures of issue 3
-/// (memory hit/miss throughput on 1 and 2 threads, disk write/read of 10 KB, 100 KB and 1 MB
-/// entries with and without fsync, an expiry sweep over 100,000 entries). Build in release:
+/// `webimage-cache-bench [memory|lru|disk|sweep [COUNT]|all]`: prints the cache figures of issue 3
+/// (memory hit/miss throughput on 1 and 2 threads, `CostLRU` hits as `webimage serve` makes them,
+/// disk write/read of 10 KB, 100 KB and 1 MB entries with and without fsync, an expiry sweep over
+/// 100,000 entries). Build in release:
 /// `swift run -c release webimage-cache-bench`.
 @main
 struct CacheBenchCommand {
@@ -18,6 +19,13 @@ struct CacheBenchCommand {
                     }
                     print(String(format: "memory %@ threads=%d  %.2f M lookups/s (best of 5)", hit ? "hit " : "miss", threads, best / 1e6))
                 }
+            }
+        }
+        if what == "lru" || what == "all" {
+            for threads in [1, 2] {
+                var best = 0.0
+                for _ in 0..<5 { best = max(best, CacheWorkloads.costLRUThroughput(threads: threads, lookupsPerThread: 5_000_000)) }
+                print(String(format: "CostLRU hit threads=%d  %.2f M lookups/s (best of 5)", threads, best / 1e6))
             }
         }
         if what == "disk" || what == "all" {

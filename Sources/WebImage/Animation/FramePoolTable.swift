@@ -5,94 +5,57 @@ struct PooledFrameKey: Hashable {
     var index: Int
 }
 
-/// The state of ``AnimatedFramePool``: frames on a doubly linked list threaded through a slab,
-/// most recently used at the head, plus per-owner totals. Every operation is O(1) except
+/// The state of ``AnimatedFramePool``: the core's LRU table of frames (the one ``MemoryCache`` and
+/// ``CostLRU`` use), plus per-owner totals kept in step with it. Every operation is O(1) except
 /// ``removeAll(of:)``, which is O(frames of that owner).
 ///
 /// Not thread-safe by itself: the pool keeps it inside a `Mutex`.
 struct FramePoolTable {
-    private struct Node {
-        var key: PooledFrameKey
-        var frame: AnimationFrame?
-        var cost: Int
-        var previous = -1
-        var next = -1
-    }
-
     /// What one owner holds.
     struct OwnerTotals {
         var bytes = 0
         var indices: Set<Int> = []
     }
 
-    private var nodes: [Node] = []
-    private var free: [Int] = []
-    private var slots: [PooledFrameKey: Int] = [:]
+    private var table = LRUTable<PooledFrameKey, AnimationFrame>()
     private(set) var owners: [UInt64: OwnerTotals] = [:]
-    /// Most recently used.
-    private var head = -1
-    /// Least recently used.
-    private var tail = -1
-    private(set) var totalBytes = 0
-    var count: Int { slots.count }
+    var totalBytes: Int { table.totalCost }
+    var count: Int { table.count }
 
     /// The frame for `key`, marking it most recently used.
     mutating func frame(for key: PooledFrameKey) -> AnimationFrame? {
-        guard let slot = slots[key] else { return nil }
-        moveToHead(slot)
-        return nodes[slot].frame
+        guard let slot = table.slot(of: key) else { return nil }
+        return table.touch(slot)
     }
 
     /// Whether `key` is held, without touching the order.
-    func contains(_ key: PooledFrameKey) -> Bool { slots[key] != nil }
+    func contains(_ key: PooledFrameKey) -> Bool { table.slot(of: key) != nil }
 
     /// Inserts (or replaces) `key`, most recently used. Returns the frame it replaced, if any.
     @discardableResult
     mutating func insert(_ frame: AnimationFrame, for key: PooledFrameKey, cost: Int) -> AnimationFrame? {
-        if let slot = slots[key] {
-            let old = nodes[slot].frame
-            adjust(owner: key.owner, by: cost - nodes[slot].cost)
-            totalBytes += cost - nodes[slot].cost
-            nodes[slot].frame = frame
-            nodes[slot].cost = cost
-            moveToHead(slot)
-            return old
-        }
-        let node = Node(key: key, frame: frame, cost: cost)
-        let slot: Int
-        if let reused = free.popLast() {
-            nodes[reused] = node
-            slot = reused
-        } else {
-            nodes.append(node)
-            slot = nodes.count - 1
-        }
-        slots[key] = slot
-        linkAtHead(slot)
-        totalBytes += cost
-        owners[key.owner, default: OwnerTotals()].indices.insert(key.index)
-        adjust(owner: key.owner, by: cost)
-        return nil
+        let oldCost = table.slot(of: key).map { table.nodes[$0].cost } ?? 0
+        let replaced = table.set(frame, forKey: key, cost: cost)
+        owners[key.owner, default: OwnerTotals()].bytes += cost - oldCost
+        owners[key.owner]?.indices.insert(key.index)
+        return replaced
     }
 
     /// Removes the least recently used frame; nil when empty.
     mutating func removeLeastRecentlyUsed() -> AnimationFrame? {
-        guard tail >= 0 else { return nil }
-        return remove(nodes[tail].key)
+        guard table.tail >= 0, let key = table.nodes[table.tail].key else { return nil }
+        return remove(key)
     }
 
     /// Removes `key`, returning its frame.
     @discardableResult
     mutating func remove(_ key: PooledFrameKey) -> AnimationFrame? {
-        guard let slot = slots.removeValue(forKey: key) else { return nil }
-        unlink(slot)
-        let frame = nodes[slot].frame
-        totalBytes -= nodes[slot].cost
-        adjust(owner: key.owner, by: -nodes[slot].cost)
+        guard let slot = table.slot(of: key) else { return nil }
+        let cost = table.nodes[slot].cost
+        let frame = table.remove(slot: slot)
+        owners[key.owner]?.bytes -= cost
         owners[key.owner]?.indices.remove(key.index)
         if owners[key.owner]?.indices.isEmpty == true { owners[key.owner] = nil }
-        nodes[slot].frame = nil
-        free.append(slot)
         return frame
     }
 
@@ -100,32 +63,5 @@ struct FramePoolTable {
     mutating func removeAll(of owner: UInt64) -> [AnimationFrame] {
         guard let indices = owners[owner]?.indices else { return [] }
         return indices.compactMap { remove(PooledFrameKey(owner: owner, index: $0)) }
-    }
-
-    private mutating func adjust(owner: UInt64, by delta: Int) {
-        owners[owner, default: OwnerTotals()].bytes += delta
-    }
-
-    private mutating func moveToHead(_ slot: Int) {
-        guard slot != head else { return }
-        unlink(slot)
-        linkAtHead(slot)
-    }
-
-    private mutating func linkAtHead(_ slot: Int) {
-        nodes[slot].previous = -1
-        nodes[slot].next = head
-        if head >= 0 { nodes[head].previous = slot }
-        head = slot
-        if tail < 0 { tail = slot }
-    }
-
-    private mutating func unlink(_ slot: Int) {
-        let previous = nodes[slot].previous
-        let next = nodes[slot].next
-        if previous >= 0 { nodes[previous].next = next } else { head = next }
-        if next >= 0 { nodes[next].previous = previous } else { tail = previous }
-        nodes[slot].previous = -1
-        nodes[slot].next = -1
     }
 }

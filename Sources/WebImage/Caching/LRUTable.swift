@@ -1,55 +1,71 @@
-/// The state of ``MemoryCache``: a hash map into a slab of nodes threaded on a doubly linked
-/// list, most recently used at the head. Every operation is O(1) (amortised for the map).
+/// The one least-recently-used table of the library: a hash map into a slab of nodes threaded on
+/// a doubly linked list, most recently used at the head, with each entry's cost and expiry.
+/// Every operation is O(1) (amortised for the map) except those that say otherwise.
 ///
-/// Not thread-safe by itself: ``MemoryCache`` keeps it inside a `Mutex`. Values are a generic
-/// `AnyObject` so the weak table can hold them weakly.
-struct LRUTable<Value: AnyObject> {
-    /// A key with its hash computed once, before the caller takes its lock: the map then hashes
-    /// one integer inside the critical section instead of the whole string.
-    struct Key: Hashable {
-        let string: String
-        let hash: Int
-
-        init(_ string: String) {
-            self.string = string
-            hash = string.hashValue
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-        static func == (lhs: Key, rhs: Key) -> Bool { lhs.hash == rhs.hash && lhs.string == rhs.string }
-    }
-
+/// Not thread-safe by itself: its owner keeps it inside a `Mutex` together with whatever else
+/// must change atomically with it — ``CostLRU`` (limits only), ``MemoryCache`` (the weak table),
+/// ``AnimatedFramePool`` (per-animation totals, through `FramePoolTable`). Removed values are
+/// handed back so the owner releases them after dropping its lock.
+///
+/// `@usableFromInline` throughout so that ``CostLRU``'s inlinable methods specialise in the
+/// modules that use it (unspecialised, a lookup from `WebImageServer` took ~400 ns, not ~100).
+@usableFromInline
+struct LRUTable<Key: Hashable, Value> {
+    @usableFromInline
     struct Node {
-        var key: Key
-        var value: Value?
-        var cost: Int
+        /// `nil` while the slot is free, so a free slot holds no key's storage.
+        @usableFromInline var key: Key?
+        @usableFromInline var value: Value?
+        @usableFromInline var cost: Int
         /// Seconds since the reference date after which the entry is stale; `.infinity` for never.
-        var expiresAt: Double
-        var previous: Int
-        var next: Int
+        @usableFromInline var expiresAt: Double
+        @usableFromInline var previous: Int
+        @usableFromInline var next: Int
+
+        @inlinable
+        init(key: Key?, value: Value?, cost: Int, expiresAt: Double, previous: Int, next: Int) {
+            self.key = key
+            self.value = value
+            self.cost = cost
+            self.expiresAt = expiresAt
+            self.previous = previous
+            self.next = next
+        }
     }
 
     /// A value evicted by the limits, handed back so the caller can release it outside the lock.
+    @usableFromInline
     struct Eviction {
-        var key: Key
-        var value: Value
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+
+        @inlinable
+        init(key: Key, value: Value) {
+            self.key = key
+            self.value = value
+        }
     }
 
-    private(set) var nodes: [Node] = []
-    private var free: [Int] = []
-    private var index: [Key: Int] = [:]
+    // Written only by the methods below (internal rather than private so they can be inlined).
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var index: [Key: Int] = [:]
     /// Most recently used.
-    private(set) var head = -1
+    @usableFromInline var head = -1
     /// Least recently used.
-    private(set) var tail = -1
-    private(set) var totalCost = 0
-    var count: Int { index.count }
+    @usableFromInline var tail = -1
+    @usableFromInline var totalCost = 0
+    @inlinable var count: Int { index.count }
+
+    @inlinable
+    init() {}
 
     /// The node index for `key`, without touching the order.
+    @inlinable
     func slot(of key: Key) -> Int? { index[key] }
 
     /// The value at `slot`, marking it most recently used.
+    @inlinable
     mutating func touch(_ slot: Int) -> Value? {
         if slot != head {
             unlink(slot)
@@ -59,8 +75,10 @@ struct LRUTable<Value: AnyObject> {
     }
 
     /// Inserts or replaces `key`, making it most recently used. Returns the replaced value.
+    /// A replacement's cost takes the place of the old one's in ``totalCost``.
+    @inlinable
     @discardableResult
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiresAt: Double) -> Value? {
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiresAt: Double = .infinity) -> Value? {
         if let slot = index[key] {
             let old = nodes[slot].value
             totalCost += cost - nodes[slot].cost
@@ -89,6 +107,7 @@ struct LRUTable<Value: AnyObject> {
     }
 
     /// Removes `key`; returns its value.
+    @inlinable
     @discardableResult
     mutating func remove(forKey key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
@@ -96,32 +115,42 @@ struct LRUTable<Value: AnyObject> {
     }
 
     /// Removes the entry at `slot`; returns its value.
+    @inlinable
     @discardableResult
     mutating func remove(slot: Int) -> Value? {
         unlink(slot)
         let value = nodes[slot].value
-        index[nodes[slot].key] = nil
+        if let key = nodes[slot].key { index[key] = nil }
         totalCost -= nodes[slot].cost
         nodes[slot].value = nil
-        nodes[slot].key = Key("")
+        nodes[slot].key = nil
+        nodes[slot].cost = 0
         free.append(slot)
         return value
     }
 
+    /// Removes the least recently used entry; `nil` when the table is empty.
+    @inlinable
+    mutating func removeLeastRecentlyUsed() -> Eviction? {
+        guard tail >= 0, let key = nodes[tail].key, let value = remove(slot: tail) else { return nil }
+        return Eviction(key: key, value: value)
+    }
+
     /// Removes least recently used entries until both limits hold (a limit of 0 or less is no
-    /// limit); returns what was evicted, least recent first.
+    /// limit); returns what was evicted, least recent first (no allocation when nothing is).
+    @inlinable
     mutating func evict(costLimit: Int, countLimit: Int) -> [Eviction] {
         var evicted: [Eviction] = []
-        while tail >= 0,
-            (costLimit > 0 && totalCost > costLimit) || (countLimit > 0 && index.count > countLimit)
+        while (costLimit > 0 && totalCost > costLimit) || (countLimit > 0 && index.count > countLimit),
+            let eviction = removeLeastRecentlyUsed()
         {
-            let key = nodes[tail].key
-            if let value = remove(slot: tail) { evicted.append(Eviction(key: key, value: value)) }
+            evicted.append(eviction)
         }
         return evicted
     }
 
-    /// Removes every entry whose expiry is at or before `now`; returns their values.
+    /// Removes every entry whose expiry is at or before `now`; returns their values. O(count).
+    @inlinable
     mutating func removeExpired(now: Double) -> [Value] {
         var removed: [Value] = []
         var slot = tail
@@ -133,25 +162,29 @@ struct LRUTable<Value: AnyObject> {
         return removed
     }
 
-    /// Keys from most to least recently used (for tests and diagnostics).
-    var keysByRecency: [String] {
-        var keys: [String] = []
+    /// Keys from most to least recently used (for tests and diagnostics). O(count).
+    @inlinable
+    var keysByRecency: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
         var slot = head
         while slot >= 0 {
-            keys.append(nodes[slot].key.string)
+            if let key = nodes[slot].key { keys.append(key) }
             slot = nodes[slot].next
         }
         return keys
     }
 
-    /// Empties the table; returns the values so they can be released outside the lock.
+    /// Empties the table; returns the old nodes so their values are released outside the lock.
+    @inlinable
     mutating func removeAll() -> [Node] {
         let old = nodes
         self = LRUTable()
         return old
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         let previous = nodes[slot].previous
         let next = nodes[slot].next
         if previous >= 0 { nodes[previous].next = next } else { head = next }
@@ -160,7 +193,8 @@ struct LRUTable<Value: AnyObject> {
         nodes[slot].next = -1
     }
 
-    private mutating func linkAtHead(_ slot: Int) {
+    @inlinable
+    mutating func linkAtHead(_ slot: Int) {
         nodes[slot].previous = -1
         nodes[slot].next = head
         if head >= 0 { nodes[head].previous = slot }

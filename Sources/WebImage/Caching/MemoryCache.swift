@@ -66,9 +66,12 @@ public final class MemoryCache: ImageMemoryCaching {
         weak var image: Image?
     }
 
+    /// The core's LRU table (shared with ``CostLRU`` and the frame pool) with the weak table
+    /// beside it, in one lock: an eviction and its weak entry, or a removal and the weak entry it
+    /// drops, are seen together.
     private struct State {
-        var table = LRUTable<Image>()
-        var weak: [LRUTable<Image>.Key: WeakImage] = [:]
+        var table = LRUTable<HashedKey, Image>()
+        var weak: [HashedKey: WeakImage] = [:]
         var weakPruneThreshold = 256
     }
 
@@ -81,7 +84,7 @@ public final class MemoryCache: ImageMemoryCaching {
 
     /// The image for `key`, marking it most recently used; `nil` when absent or expired.
     public func image(forKey key: String) -> Image? {
-        let key = LRUTable<Image>.Key(key)
+        let key = HashedKey(key)
         let hasTTL = configuration.timeToLive != nil
         let now = hasTTL ? clock.now().timeIntervalSinceReferenceDate : 0
         var released: Image?
@@ -113,7 +116,7 @@ public final class MemoryCache: ImageMemoryCaching {
         let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
         if let limit = configuration.entryCostLimit, cost > limit { return }
         if configuration.totalCostLimit > 0, cost > configuration.totalCostLimit { return }
-        let key = LRUTable<Image>.Key(key)
+        let key = HashedKey(key)
         // Evicted images are released after the lock is dropped (deinit can be arbitrary work).
         let evicted = state.withLock { state in
             state.weak[key] = nil
@@ -124,7 +127,7 @@ public final class MemoryCache: ImageMemoryCaching {
 
     /// Removes `key` (from the weak table too).
     public func removeImage(forKey key: String) {
-        let key = LRUTable<Image>.Key(key)
+        let key = HashedKey(key)
         let removed = state.withLock { state in
             state.weak[key] = nil
             return state.table.remove(forKey: key)
@@ -156,11 +159,11 @@ public final class MemoryCache: ImageMemoryCaching {
     public var totalCost: Int { state.withLock { $0.table.totalCost } }
 
     /// Keys from most to least recently used.
-    public var keysByRecency: [String] { state.withLock { $0.table.keysByRecency } }
+    public var keysByRecency: [String] { state.withLock { $0.table.keysByRecency.map(\.string) } }
 
     /// Whether `key` is held, without changing its recency (expired entries count as absent).
     public func containsImage(forKey key: String) -> Bool {
-        let key = LRUTable<Image>.Key(key)
+        let key = HashedKey(key)
         let now = configuration.timeToLive != nil ? clock.now().timeIntervalSinceReferenceDate : 0
         return state.withLock { state in
             if let slot = state.table.slot(of: key) {
@@ -171,8 +174,8 @@ public final class MemoryCache: ImageMemoryCaching {
     }
 
     @discardableResult
-    private func insert(_ image: Image, forKey key: LRUTable<Image>.Key, cost: Int, into state: inout State, now: Double)
-        -> [LRUTable<Image>.Eviction]
+    private func insert(_ image: Image, forKey key: HashedKey, cost: Int, into state: inout State, now: Double)
+        -> [LRUTable<HashedKey, Image>.Eviction]
     {
         let expiresAt = configuration.timeToLive.map { now + $0 } ?? .infinity
         state.table.set(image, forKey: key, cost: cost, expiresAt: expiresAt)
