@@ -70,6 +70,40 @@ struct ServeResilienceTests {
         }
     }
 
+    /// The deadline starts again after each response: on a kept-alive connection, a second head
+    /// trickled a byte at a time is cut too, while prompt requests on it go on being answered.
+    @Test("on a kept-alive connection the wait for each next head has the header timeout")
+    func slowSecondHeadIsCut() async throws {
+        try await withTemporaryDirectory { directory in
+            let served = try await ServeCommandTests.Served.start(
+                ["--port", "0", "--allow-unsigned", "--no-access-log", "--header-timeout", "1", "--drain-delay", "0"], in: directory)
+            let fd = try Self.connect(served.port)
+            defer { close(fd) }
+            // Three prompt requests, 700 ms apart: more than the timeout in all, less between two.
+            for _ in 0..<3 {
+                var request = Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+                #expect(send(fd, &request, request.count, Int32(MSG_NOSIGNAL)) == request.count)
+                var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                #expect(Glibc.poll(&poll, 1, 10_000) > 0)
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                #expect(recv(fd, &buffer, buffer.count, 0) > 0, "the connection was closed between prompt requests")
+                try await Task.sleep(for: .milliseconds(700))
+            }
+            let start = ContinuousClock.now
+            let trickle = Task {
+                for byte in Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) {
+                    var value = byte
+                    guard send(fd, &value, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            #expect(await Self.closedByPeer(fd, within: .seconds(20)))
+            trickle.cancel()
+            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(try await served.terminate() == 0)
+        }
+    }
+
     /// Before: after SIGTERM the server stopped accepting at once, so no probe ever saw a 503.
     @Test("after SIGTERM /ready answers 503 for the drain delay, then the process exits 0")
     func readyIs503WhileDraining() async throws {
