@@ -28,6 +28,17 @@ struct ServeResilienceTests {
         return fd
     }
 
+    /// Sends a request head to `fd` one byte every 200 ms, never finishing it.
+    static func trickleHead(_ fd: Int32) -> Task<Void, Never> {
+        Task {
+            for byte in Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) {
+                var value = byte
+                guard send(fd, &value, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
     /// Whether the server has closed `fd` (a read returns 0 or fails) within `limit`.
     static func closedByPeer(_ fd: Int32, within limit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + limit
@@ -53,13 +64,7 @@ struct ServeResilienceTests {
             defer { close(fd) }
             let start = ContinuousClock.now
             // One byte every 200 ms: an idle timeout would never fire.
-            let trickle = Task {
-                for byte in Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) {
-                    var value = byte
-                    guard send(fd, &value, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
-                    try? await Task.sleep(for: .milliseconds(200))
-                }
-            }
+            let trickle = Self.trickleHead(fd)
             #expect(await Self.closedByPeer(fd, within: .seconds(20)))
             trickle.cancel()
             let elapsed = ContinuousClock.now - start
@@ -90,13 +95,7 @@ struct ServeResilienceTests {
                 try await Task.sleep(for: .milliseconds(700))
             }
             let start = ContinuousClock.now
-            let trickle = Task {
-                for byte in Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) {
-                    var value = byte
-                    guard send(fd, &value, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
-                    try? await Task.sleep(for: .milliseconds(200))
-                }
-            }
+            let trickle = Self.trickleHead(fd)
             #expect(await Self.closedByPeer(fd, within: .seconds(20)))
             trickle.cancel()
             #expect(ContinuousClock.now - start < .seconds(15))
