@@ -81,7 +81,7 @@ public final class ImageServer: Sendable {
             data = disk.map { PromotingDataCache(near: $0, far: redis) } ?? redis
             // The key the source fetcher reads originals under, so the lock holder's bytes are found.
             loader = RedisCoordinatedLoader(
-                wrapping: loader, cache: redis, keyFilter: { SourceFetcher.key(for: $0) }, logger: logger,
+                wrapping: loader, cache: redis, keyFilter: { CacheKeys.serviceSource($0) }, logger: logger,
                 metricsFactory: metrics.factory)
         } else {
             redis = nil

@@ -49,7 +49,7 @@ final class SourceFetcher: Sendable {
     func fetch(_ source: ImageSource) async throws -> SourceBytes {
         switch source {
         case .remote(let url):
-            let key = Self.key(for: url)
+            let key = CacheKeys.serviceSource(url)
             if let cached = memory.value(forKey: key) {
                 metrics.hit("source")
                 return cached
@@ -74,34 +74,30 @@ final class SourceFetcher: Sendable {
     func cached(_ source: ImageSource) async -> SourceBytes? {
         switch source {
         case .remote(let url):
-            let key = Self.key(for: url)
-            if let bytes = memory.value(forKey: key) { return bytes }
-            guard let disk, let entry = try? await disk.entry(forKey: key) else { return nil }
-            return Self.bytes(entry)
+            return await stored(key: CacheKeys.serviceSource(url))?.bytes
         case .local(let file):
             return try? readLocal(file)
         }
     }
 
-    private static func bytes(_ entry: (data: Data, metadata: CacheEntryMetadata)) -> SourceBytes {
-        SourceBytes(
-            data: entry.data, validator: entry.metadata.http.etag ?? entry.metadata.http.lastModified ?? digest(entry.data),
-            lastModified: entry.metadata.http.lastModified)
+    /// A remote original's bytes as the origin sent them: its validator is the ETag, else the
+    /// Last-Modified, else a digest of the bytes.
+    private static func bytes(_ data: Data, http: HTTPCacheMetadata) -> SourceBytes {
+        SourceBytes(data: data, validator: http.etag ?? http.lastModified ?? digest(data), lastModified: http.lastModified)
     }
 
-    /// The cache key of a remote original, also the Redis download lock's key
-    /// (``CacheKeys/serviceSource(_:)``).
-    static func key(for url: URL) -> String { CacheKeys.serviceSource(url) }
+    /// The remote original under `key` in memory, else on disk (`fromDisk`), else nil.
+    private func stored(key: String) async -> (bytes: SourceBytes, fromDisk: Bool)? {
+        if let bytes = memory.value(forKey: key) { return (bytes, false) }
+        guard let disk, let entry = try? await disk.entry(forKey: key) else { return nil }
+        return (Self.bytes(entry.data, http: entry.metadata.http), true)
+    }
 
     private func fetchRemote(_ url: URL, key: String) async throws -> SourceBytes {
-        if let cached = memory.value(forKey: key) {
+        // Looked up again inside the shared job: another job may have stored it since.
+        if let (source, fromDisk) = await stored(key: key) {
             metrics.hit("source")
-            return cached
-        }
-        if let disk, let entry = try? await disk.entry(forKey: key) {
-            metrics.hit("source")
-            let source = Self.bytes(entry)
-            memory.set(source, forKey: key, cost: source.memoryCost)
+            if fromDisk { memory.set(source, forKey: key, cost: source.memoryCost) }
             return source
         }
         var request = ImageLoad.Request(url: url, priority: .high)
@@ -116,9 +112,7 @@ final class SourceFetcher: Sendable {
             let data = result.data
             writes.submit { [metadata] in try await disk.setData(data, forKey: key, metadata: metadata) }
         }
-        let source = SourceBytes(
-            data: result.data, validator: http.etag ?? http.lastModified ?? Self.digest(result.data),
-            lastModified: http.lastModified)
+        let source = Self.bytes(result.data, http: http)
         memory.set(source, forKey: key, cost: source.memoryCost)
         return source
     }

@@ -26,7 +26,7 @@ struct ServiceCacheTests {
         let local = ImageService.resultKey(source: .local(file), options: ProcessingOptions(), output: .format(.png), quality: 80)
         #expect(local == "result:file:///srv/images/c.png|rs:fit:0:0:0:0/g:center|png|q80")
 
-        #expect(SourceFetcher.key(for: Self.source) == "source:https://example.com/images/a.png?v=2")
+        #expect(CacheKeys.serviceSource(Self.source) == "source:https://example.com/images/a.png?v=2")
         #expect(CacheKeys.serviceSource(Self.source) == "source:" + Self.source.absoluteString)
         #expect(ImageService.etag(validator: "\"abc\"", key: remote) == "\"025f71cbb4b484f0473db57bfa5a1db6\"")
     }
