@@ -109,28 +109,21 @@ public final class RedisCoordinatedLoader: ImageLoading {
             client: cache.client, key: "webimage-lock:\(cache.configuration.namespace):\(key)", ttl: configuration.lockTimeToLive)
         let deadline = start + configuration.waitTimeout
         while true {
-            if let shared = try? await cache.entry(forKey: key) {
-                sharedHits.increment()
-                return Self.result(shared, url: request.url, since: start)
-            }
+            if let shared = await sharedResult(key: key, url: request.url, since: start) { return shared }
             guard cache.breaker.state == .closed, let acquired = try? await lock.acquire() else { break }
             if acquired {
                 // The holder before us may have stored the bytes and released the lock between our
                 // look and our lock: look again before downloading.
-                if let shared = try? await cache.entry(forKey: key) {
+                if let shared = await sharedResult(key: key, url: request.url, since: start) {
                     await lock.release()
-                    sharedHits.increment()
-                    return Self.result(shared, url: request.url, since: start)
+                    return shared
                 }
                 return try await download(request, key: key, lock: lock, continuation: continuation)
             }
             // Another node is downloading: wait for its bytes, or for its lock to go.
             while ContinuousClock.now < deadline {
                 try await Task.sleep(for: configuration.pollInterval)
-                if let shared = try? await cache.entry(forKey: key) {
-                    sharedHits.increment()
-                    return Self.result(shared, url: request.url, since: start)
-                }
+                if let shared = await sharedResult(key: key, url: request.url, since: start) { return shared }
                 guard let held = try? await lock.isHeld() else { break }
                 if !held { break }
             }
@@ -142,6 +135,14 @@ public final class RedisCoordinatedLoader: ImageLoading {
             if cache.breaker.state != .closed { break }
         }
         return try await forward(wrapped.load(request), to: continuation)
+    }
+
+    /// The result made from the bytes another node shared under `key`, counted as a shared hit;
+    /// nil when Redis has none (or fails).
+    private func sharedResult(key: String, url: URL, since start: ContinuousClock.Instant) async -> ImageLoad.Result? {
+        guard let shared = try? await cache.entry(forKey: key) else { return nil }
+        sharedHits.increment()
+        return Self.result(shared, url: url, since: start)
     }
 
     /// Downloads under the lock, shares the bytes, releases the lock (also when failing).
