@@ -86,10 +86,8 @@ public final class BlockingWorkExecutor: TaskExecutor, @unchecked Sendable {
     /// Names the calling thread as `ps`, `top` and debuggers show it.
     private static func nameCurrentThread(_ name: String) {
         #if canImport(Glibc)
-            // pthread_setname_np is a GNU extension the C library's module map leaves out.
-            typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") {
-                _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
+            if let setName = GlibcExtensions.setThreadName {
+                _ = setName(pthread_self(), name)
                 return
             }
         #endif

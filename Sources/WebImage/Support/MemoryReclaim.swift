@@ -31,8 +31,9 @@ public enum MemoryReclaim {
     /// ``now()`` cannot always hand back, so a server that spiked holds memory long after.
     /// imgproxy's images ship `MALLOC_ARENA_MAX=2` for the same reason. Measured with
     /// `webimage serve` (four 2000-pixel JPEG renders of a 16 MP PNG at once, then idle):
-    /// 85–116 MB resident after the spike with glibc's default arenas, 63 MB with 2 (54 MB idle). Call it at start-up,
-    /// before the threads that allocate exist. Elsewhere (macOS, musl) it does nothing.
+    /// 85–116 MB resident after the spike with glibc's default arenas, 63 MB with 2 (54 MB idle).
+    /// Call it at start-up, before the threads that allocate exist. Elsewhere (macOS, musl) it
+    /// does nothing.
     ///
     /// ```swift
     /// MemoryReclaim.limitAllocatorArenas(to: 2)   // first thing in `serve`
@@ -40,11 +41,7 @@ public enum MemoryReclaim {
     public static func limitAllocatorArenas(to count: Int) {
         #if canImport(Glibc)
             guard getenv("MALLOC_ARENA_MAX") == nil else { return }
-            typealias SetOption = @convention(c) (Int32, Int32) -> Int32
-            let arenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-                _ = unsafeBitCast(symbol, to: SetOption.self)(arenaMax, Int32(clamping: max(1, count)))
-            }
+            _ = GlibcExtensions.mallopt?(GlibcExtensions.arenaMaxOption, Int32(clamping: max(1, count)))
         #endif
     }
 
@@ -52,10 +49,7 @@ public enum MemoryReclaim {
     /// map, and other C libraries have no such call).
     static func trimAllocator() {
         #if canImport(Glibc)
-            typealias Trim = @convention(c) (Int) -> Int32
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-                _ = unsafeBitCast(symbol, to: Trim.self)(0)
-            }
+            _ = GlibcExtensions.mallocTrim?(0)
         #endif
     }
 }
