@@ -205,6 +205,6 @@ final class ImageService: Sendable {
     /// A strong ETag from the source's validator and everything that shapes the result.
     static func etag(validator: String, key: String) -> String {
         let digest = SHA256.hash(data: Data((validator + "\n" + key).utf8))
-        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        return "\"" + digest.prefix(16).hexString + "\""
     }
 }

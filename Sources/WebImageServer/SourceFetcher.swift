@@ -141,7 +141,7 @@ final class SourceFetcher: Sendable {
 
     /// A short hex digest of `data`.
     static func digest(_ data: some DataProtocol) -> String {
-        SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).prefix(16).hexString
     }
 }
 

@@ -26,10 +26,10 @@ public struct URLSigningKey: Sendable, Hashable {
 
     /// A pair from hex strings; throws ``WebImage/WebImageError`` code ``WebImage/WebImageError/Code/invalidServerConfiguration`` when either is empty or not hex.
     public init(keyHex: String, saltHex: String) throws {
-        guard let key = Data(hex: keyHex), !key.isEmpty else {
+        guard let key = Data(hexString: keyHex), !key.isEmpty else {
             throw WebImageError(.invalidServerConfiguration, "the signing key is not a non-empty hex string")
         }
-        guard let salt = Data(hex: saltHex) else {
+        guard let salt = Data(hexString: saltHex) else {
             throw WebImageError(.invalidServerConfiguration, "the signing salt is not a hex string")
         }
         self.init(key: key, salt: salt)
@@ -69,21 +69,6 @@ public struct URLSigningKey: Sendable, Hashable {
 }
 
 extension Data {
-    /// Bytes from an even-length hex string (nil otherwise).
-    init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self.init(bytes)
-    }
-
     /// Base64url without padding (RFC 4648 §5).
     func base64URLEncodedString() -> String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

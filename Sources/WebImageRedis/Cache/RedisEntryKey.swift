@@ -49,7 +49,7 @@ public struct RedisEntryKey: Sendable {
             throw WebImageError(.invalidRedisEntryKey, "a Redis key is written ID:HEX (no `:` found)")
         }
         let id = String(text[..<colon])
-        guard let secret = Self.bytes(hex: text[text.index(after: colon)...]) else {
+        guard let secret = Data(hexString: text[text.index(after: colon)...]) else {
             throw WebImageError(.invalidRedisEntryKey, "the secret of the Redis key `\(id.prefix(40))` is not an even-length hex string")
         }
         try self.init(id: id, secret: secret)
@@ -64,7 +64,7 @@ public struct RedisEntryKey: Sendable {
         let fingerprint = derived.withUnsafeBytes { bytes in
             SHA256.hash(data: Data("webimage redis key id".utf8) + Data(bytes))
         }
-        id = "d-" + fingerprint.prefix(4).map { String(format: "%02x", $0) }.joined()
+        id = "d-" + fingerprint.prefix(4).hexString
         secretBytes = derived.withUnsafeBytes { Data($0) }
     }
 
@@ -78,20 +78,6 @@ public struct RedisEntryKey: Sendable {
                 false
             }
         }
-    }
-
-    /// Bytes from an even-length hex string, nil otherwise.
-    static func bytes(hex: some StringProtocol) -> Data? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
     }
 }
 

@@ -41,9 +41,9 @@ enum RedisEntrySignature {
     static func sign(_ fields: inout [String: Data], redisKey: String, digest: Data, with key: RedisEntryKey) {
         let code = HMAC<SHA256>.authenticationCode(
             for: message(redisKey: redisKey, keyID: key.id, digest: digest, fields: fields), using: key.secret)
-        fields[RedisEntryFields.digest] = Data(hex(digest).utf8)
+        fields[RedisEntryFields.digest] = Data(digest.hexString.utf8)
         fields[RedisEntryFields.keyID] = Data(key.id.utf8)
-        fields[RedisEntryFields.mac] = Data(hex(Data(code)).utf8)
+        fields[RedisEntryFields.mac] = Data(Data(code).hexString.utf8)
     }
 
     /// Why `record` (of `redisKey`) is not trusted, or nil when it verifies with a key of `keys`.
@@ -54,10 +54,10 @@ enum RedisEntrySignature {
             return .unsigned
         }
         guard let key = keys.key(id: keyID) else { return .unknownKey }
-        guard let mac = RedisEntryKey.bytes(hex: String(decoding: macText, as: UTF8.self)), mac.count == SHA256.byteCount else {
+        guard let mac = Data(hexString: String(decoding: macText, as: UTF8.self)), mac.count == SHA256.byteCount else {
             return .malformed
         }
-        guard let text = record.text(RedisEntryFields.digest), let recorded = RedisEntryKey.bytes(hex: text),
+        guard let text = record.text(RedisEntryFields.digest), let recorded = Data(hexString: text),
             recorded.count == SHA256.byteCount
         else { return .malformed }
         let digest: Data
@@ -93,16 +93,5 @@ enum RedisEntrySignature {
             }
         }
         return message
-    }
-
-    static func hex(_ bytes: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

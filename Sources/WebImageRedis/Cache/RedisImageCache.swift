@@ -238,7 +238,7 @@ public final class RedisImageCache: ImageDataCaching {
         return try await guarded("EVAL", fallback: false) {
             guard let record = try await header(redisKey), trusts(record, redisKey: redisKey),
                 let oldMAC = record.fields[RedisEntryFields.mac], let digestText = record.text(RedisEntryFields.digest),
-                let digest = RedisEntryKey.bytes(hex: digestText)
+                let digest = Data(hexString: digestText)
             else { return false }
             // The 304's headers replace the stored ones (absent ones are kept); the entry is
             // signed again, over the digest of bytes that stay in place.
