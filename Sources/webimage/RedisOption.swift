@@ -44,18 +44,23 @@ struct RedisOption: ParsableArguments {
             ? (environment["WEBIMAGE_REDIS_KEY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
             : redisKey
-        let keys = try texts.map { text in
+        guard let keyring = RedisEntryKeyring(try Self.keys(parsing: texts)) else {
+            throw ValidationError(
+                "--redis needs --redis-key ID:HEX (or WEBIMAGE_REDIS_KEY): the tier's entries are signed with it, and entries that do not verify are ignored")
+        }
+        return keyring
+    }
+
+    /// The keys `texts` write as `ID:HEX` (`fetch` and `serve`); a usage error naming
+    /// `--redis-key` when one is malformed (the message never repeats a secret).
+    static func keys(parsing texts: [String]) throws -> [RedisEntryKey] {
+        try texts.map { text in
             do {
                 return try RedisEntryKey(parsing: text)
             } catch {
                 throw ValidationError("--redis-key: \(failureMessage(error))")
             }
         }
-        guard let keyring = RedisEntryKeyring(keys) else {
-            throw ValidationError(
-                "--redis needs --redis-key ID:HEX (or WEBIMAGE_REDIS_KEY): the tier's entries are signed with it, and entries that do not verify are ignored")
-        }
-        return keyring
     }
 
     /// The configuration of a `--redis` URL (`fetch` and `serve`): short timeouts, because Redis

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import WebImageKit
@@ -104,12 +105,10 @@ struct ServeSettings {
                 throw Self.bad("--redis: \(failureMessage(error))")
             }
         }
-        configuration.redisKeys = try list(command.redisKey, "REDIS_KEY").map { text in
-            do {
-                return try RedisEntryKey(parsing: text)
-            } catch {
-                throw Self.bad("--redis-key: \(failureMessage(error))")
-            }
+        do {
+            configuration.redisKeys = try RedisOption.keys(parsing: list(command.redisKey, "REDIS_KEY"))
+        } catch let error as ValidationError {
+            throw Self.bad(error.message)
         }
         if configuration.redis != nil {
             do {
