@@ -203,7 +203,11 @@ let package = Package(
         // MARK: Umbrella: every module, and the defaults (ImageManager.shared).
         .target(
             name: "WebImageKit",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP"],
+            dependencies: [
+                "WebImage", "WebImageCodecs", "WebImageDiskCache", "WebImageHTTP", "WebImageRedis",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings),
 
         // MARK: Image service: `webimage serve` on Hummingbird 2 (issue 16).

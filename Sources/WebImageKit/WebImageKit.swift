@@ -2,6 +2,7 @@
 @_exported public import WebImageCodecs
 @_exported public import WebImageDiskCache
 @_exported public import WebImageHTTP
+@_exported public import WebImageRedis
 
 extension ImageManager.Configuration {
     /// The standard configuration: `ImageCache.standard` (memory + disk in `namespace`), a loaders

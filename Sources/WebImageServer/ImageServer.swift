@@ -24,8 +24,8 @@ public final class ImageServer: Sendable {
     public let configuration: ImageServerConfiguration
     let service: ImageService
     let http: HTTPImageLoader
-    let disk: DiskCache?
-    let redis: RedisImageCache?
+    /// The disk and Redis tiers behind the service's memory.
+    let tiers: CacheTiers
     let readiness: Readiness
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
@@ -52,6 +52,7 @@ public final class ImageServer: Sendable {
         loading.logger = logger
         http = HTTPImageLoader(configuration: loading)
         let metrics = ServiceMetrics()
+        var disk: DiskCache?
         if let directory = configuration.cacheDirectory {
             // No fsync per entry: a crash still never exposes a partial file (temporary file and
             // rename), and an entry a power loss takes is made again on the next miss.
@@ -63,33 +64,25 @@ public final class ImageServer: Sendable {
                 // An unusable cache directory costs the cache, not the service.
                 logger.warning("the cache directory \(directory.path) cannot be used, serving without a disk cache: \(error)")
                 metrics.diskCacheUnavailable.record(1)
-                disk = nil
             }
-        } else {
-            disk = nil
         }
-        var loader: any ImageLoading = ImageLoadersManager(loaders: [http])
-        let data: (any ImageDataCaching)?
+        // Redis entries live as long as the results' Cache-Control says; Redis's own LRU evicts.
+        // They are signed, and what does not verify is a miss: a writer to Redis decides nothing.
+        var redis: RedisImageCache?
         if let redisConfiguration = configuration.redis, let redisKeys {
-            // Entries live as long as the results' Cache-Control says; Redis's own LRU evicts. They
-            // are signed, and what does not verify is a miss: a writer to Redis decides nothing.
-            let redis = RedisImageCache(
+            redis = RedisImageCache(
                 client: RedisClient(configuration: redisConfiguration), keys: redisKeys,
                 configuration: .init(namespace: configuration.redisNamespace, maxAge: .seconds(max(60, configuration.cacheMaxAge))),
                 logger: logger, metricsFactory: metrics.factory)
-            self.redis = redis
-            data = disk.map { PromotingDataCache(near: $0, far: redis) } ?? redis
-            // The key the source fetcher reads originals under, so the lock holder's bytes are found.
-            loader = RedisCoordinatedLoader(
-                wrapping: loader, cache: redis, keyFilter: { CacheKeys.serviceSource($0) }, logger: logger,
-                metricsFactory: metrics.factory)
-        } else {
-            redis = nil
-            data = disk
         }
+        tiers = CacheTiers(disk: disk, redis: redis)
+        // The key the source fetcher reads originals under, so the lock holder's bytes are found.
+        let loader = tiers.coordinating(
+            ImageLoadersManager(loaders: [http]), keyFilter: { CacheKeys.serviceSource($0) }, logger: logger,
+            metricsFactory: metrics.factory)
         readiness = Readiness(redis: redis)
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: loader, data: data, metrics: metrics, logger: logger)
+            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger)
     }
 
     /// The port the server listens on, once it does.
@@ -102,7 +95,7 @@ public final class ImageServer: Sendable {
         gracefulShutdownSignals signals: [UnixSignal] = [.sigterm, .sigint],
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        if let redis { await checkRedis(redis) }
+        if let redis = tiers.redis { await checkRedis(redis) }
         let responder = ImageResponder(service: service, readiness: readiness, logger: logger)
         let headerTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerTimeout))
         let app = Application(
@@ -158,8 +151,7 @@ public final class ImageServer: Sendable {
         readiness.set(false)
         try? await http.shutdown()
         await service.writes.drain()
-        try? await disk?.close()
-        await redis?.client.close()
+        await tiers.close()
     }
 }
 

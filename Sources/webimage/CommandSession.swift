@@ -9,10 +9,11 @@ import WebImageRedis
 struct CommandSession: Sendable {
     let manager: ImageManager
     let http: HTTPImageLoader
+    /// The disk cache, when the command uses one and it could be opened, and the shared Redis
+    /// tier (`--redis`) behind it.
+    let tiers: CacheTiers
     /// The disk cache, when the command uses one and it could be opened.
-    let disk: DiskCache?
-    /// The shared Redis tier (`--redis`), behind the disk cache.
-    let redis: RedisTier?
+    var disk: DiskCache? { tiers.disk }
 
     /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` is each
     /// download's total deadline (the 15 s connect and idle timeouts stay), `cache` says
@@ -27,20 +28,12 @@ struct CommandSession: Sendable {
         if let timeout { httpConfiguration.totalTimeout = timeout }
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
-        disk = try global.openDiskCache(cache)
+        let disk = try global.openDiskCache(cache)
         let coders = ImageCodersManager.standard()
-        let tier = cache == .none ? nil : redis.map { RedisTier(configuration: $0.configuration, keys: $0.keys, global: global) }
-        self.redis = tier
-        var dataTiers: [any ImageDataCaching] = []
-        var loader: any ImageLoading = ImageLoadersManager.standard(http: http)
-        if let tier {
-            dataTiers = [tier.dataTier(behind: disk)]
-            loader = tier.coordinating(loader)
-        } else if let disk {
-            dataTiers = [disk]
-        }
+        tiers = CacheTiers(disk: disk, redis: cache == .none ? nil : redis.map { global.redisCache($0.configuration, keys: $0.keys) })
         var configuration = ImageManager.Configuration(
-            imageCache: ImageCache(memory: [MemoryCache()], data: dataTiers, decoder: coders), loader: loader, coders: coders)
+            imageCache: tiers.imageCache(decoder: coders), loader: tiers.coordinating(ImageLoadersManager.standard(http: http)),
+            coders: coders)
         configuration.logger = global.makeLogger(label: "webimage.manager")
         configuration.failedURLTimeToLive = .seconds(GlobalOptions.failedURLTimeToLive)
         // Blocked URLs survive the run in the cache's index (a memory store when there is no cache).
@@ -56,12 +49,11 @@ struct CommandSession: Sendable {
         manager = ImageManager(configuration: configuration)
     }
 
-    /// Stops the HTTP client and closes the disk cache (its index is checkpointed); call once
+    /// Stops the HTTP client and closes the cache tiers (the disk index is checkpointed); call once
     /// when the command is done.
     func shutdown() async {
         try? await http.shutdown()
-        try? await disk?.close()
-        await redis?.cache.client.close()
+        await tiers.close()
     }
 }
 

@@ -73,31 +73,17 @@ struct RedisOption: ParsableArguments {
     }
 }
 
-/// The Redis tier of a session: the cache and the loader wrapper over one client.
-struct RedisTier: Sendable {
-    let cache: RedisImageCache
-
-    init(configuration: RedisConfiguration, keys: RedisEntryKeyring, global: GlobalOptions) {
-        var settings = RedisImageCache.Configuration(namespace: "default")
-        settings.maxAge = global.maxAge.flatMap { $0.seconds < 0 ? nil : .milliseconds(Int64($0.seconds * 1000)) }
-            ?? settings.maxAge
-        cache = RedisImageCache(
-            client: RedisClient(configuration: configuration), keys: keys, configuration: settings,
-            logger: global.makeWarningLogger(label: "webimage.redis"))
-    }
-
-    /// `loader` wrapped so that nodes sharing this Redis download each source once.
-    func coordinating(_ loader: any ImageLoading) -> any ImageLoading {
-        RedisCoordinatedLoader(wrapping: loader, cache: cache)
-    }
-
-    /// `disk` in front of Redis, or Redis alone.
-    func dataTier(behind disk: DiskCache?) -> any ImageDataCaching {
-        disk.map { PromotingDataCache(near: $0, far: cache) } ?? cache
-    }
-}
-
 extension GlobalOptions {
+    /// The Redis tier of a command run: entries kept as long as `--max-age` says (else a week),
+    /// outages logged at warning level.
+    func redisCache(_ configuration: RedisConfiguration, keys: RedisEntryKeyring) -> RedisImageCache {
+        var settings = RedisImageCache.Configuration(namespace: "default")
+        settings.maxAge = maxAge.flatMap { $0.seconds < 0 ? nil : .milliseconds(Int64($0.seconds * 1000)) } ?? settings.maxAge
+        return RedisImageCache(
+            client: RedisClient(configuration: configuration), keys: keys, configuration: settings,
+            logger: makeWarningLogger(label: "webimage.redis"))
+    }
+
     /// A logger to standard error at warning level (debug with `--verbose`, errors only with `--quiet`):
     /// the Redis tier's outages are worth a line.
     func makeWarningLogger(label: String) -> Logger {

@@ -30,11 +30,12 @@ struct RedisNode {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-redis-node-\(UUID().uuidString)")
         http = HTTPImageLoader()
         let coders = ImageCodersManager.standard()
-        // What ImageCache.tiered builds, with the disk tier kept for the tests to look into.
+        // The tiers the CLI and serve compose, with the disk tier kept for the tests to look into.
         disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil))
-        let cache = ImageCache(memory: [MemoryCache()], data: [PromotingDataCache(near: disk, far: redis)], decoder: coders)
-        let loader = RedisCoordinatedLoader(wrapping: ImageLoadersManager.standard(http: http), cache: redis, configuration: coordination)
-        var managerConfiguration = ImageManager.Configuration(imageCache: cache, loader: loader, coders: coders)
+        let tiers = CacheTiers(disk: disk, redis: redis)
+        var managerConfiguration = ImageManager.Configuration(
+            imageCache: tiers.imageCache(decoder: coders),
+            loader: tiers.coordinating(ImageLoadersManager.standard(http: http), configuration: coordination), coders: coders)
         managerConfiguration.defaultOptions = [.waitStoreCache]
         manager = ImageManager(configuration: managerConfiguration)
     }

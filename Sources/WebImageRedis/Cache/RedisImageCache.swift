@@ -6,7 +6,7 @@ public import WebImage
 
 /// The data side of caching on Redis (``ImageDataCaching``): bytes and metadata per key, shared by
 /// every node that points at the same server, usually behind a memory and a disk tier
-/// (``WebImage/ImageCache/tiered(namespace:decoder:memory:disk:redis:)``).
+/// (`CacheTiers` and `ImageCache.tiered(…, redis:)` in `WebImageKit` compose them).
 ///
 /// Each entry is one Redis hash `webimage:<namespace>:<key>` holding the bytes, the metadata and
 /// their signature, written by one Lua script, so a reader never sees bytes without their metadata

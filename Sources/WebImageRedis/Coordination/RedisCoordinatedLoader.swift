@@ -25,9 +25,10 @@ public import WebImage
 /// ```swift
 /// let redis = RedisImageCache(client: client, keys: RedisEntryKeyring(signing: try RedisEntryKey(parsing: "k1:" + secretHex)))
 /// var configuration = ImageManager.Configuration(
-///     imageCache: try .tiered(decoder: coders, redis: redis),
+///     imageCache: ImageCache(memory: [MemoryCache()], data: [redis], decoder: coders),
 ///     loader: RedisCoordinatedLoader(wrapping: ImageLoadersManager.standard(http: http), cache: redis),
 ///     coders: coders)
+/// // WebImageKit's CacheTiers composes the same with a disk tier in front of Redis.
 /// ```
 public final class RedisCoordinatedLoader: ImageLoading {
     /// How long locks live and how long other nodes wait.

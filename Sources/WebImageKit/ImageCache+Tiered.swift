@@ -1,12 +1,14 @@
 public import WebImage
 public import WebImageDiskCache
+public import WebImageRedis
 
 extension ImageCache {
     /// Memory → disk → Redis: a ``MemoryCache`` in front of a ``DiskCache`` in front of a
     /// ``RedisImageCache`` shared with other nodes. Queries ask memory, then disk, then Redis (a
     /// Redis hit is also written to the disk tier, see ``PromotingDataCache``); stores and removals
     /// reach all three. With Redis down, the memory and disk tiers answer alone. An entry whose
-    /// signature does not verify is a Redis miss, so it never reaches the disk.
+    /// signature does not verify is a Redis miss, so it never reaches the disk. The tiers are
+    /// composed by ``CacheTiers``.
     ///
     /// ```swift
     /// let redis = RedisImageCache(
@@ -21,8 +23,7 @@ extension ImageCache {
         disk: DiskCacheConfiguration? = nil,
         redis: RedisImageCache
     ) throws -> ImageCache {
-        let diskCache = try DiskCache(configuration: disk ?? DiskCacheConfiguration(namespace: namespace))
-        return ImageCache(
-            memory: [MemoryCache(configuration: memory)], data: [PromotingDataCache(near: diskCache, far: redis)], decoder: decoder)
+        let tiers = CacheTiers(disk: try DiskCache(configuration: disk ?? DiskCacheConfiguration(namespace: namespace)), redis: redis)
+        return tiers.imageCache(memory: [MemoryCache(configuration: memory)], decoder: decoder)
     }
 }
