@@ -105,6 +105,30 @@ struct FleetEndToEndTests {
         await origin.shutdown()
     }
 
+    /// Before: with DIR under a folder nginx's workers (nobody, when started as root) cannot
+    /// enter, the fleet started and then answered 500 to every request. Now a root start stops at
+    /// once naming the folder; any other start is checked through nginx before it returns.
+    @Test func aDirectoryNginxsWorkersCannotReachIsRefusedOrWorks() async throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-fleet-closed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let directory = parent.appendingPathComponent("fleet").path
+        let start = try await Tools.run(
+            "/bin/bash", [Tools.fleetScript, "start", "--nodes", "1", "--no-redis", "--dir", directory, "--webimage", try Tools.webimage(),
+                "--"] + Self.serveArguments)
+        if getuid() == 0 {
+            if start.status == 0 { _ = try? await Tools.run("/bin/bash", [Tools.fleetScript, "stop", directory]) }
+            #expect(start.status == 1)
+            #expect(start.stderr.contains("cannot enter \(parent.path)"), "\(start.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/fleet.env"))
+            #expect(!FileManager.default.fileExists(atPath: directory + "/node-0.pid"), "nothing was started")
+        } else {
+            // The workers are the invoking user, who can reach the directory.
+            #expect(start.status == 0, "\(start.stderr)")
+            _ = try? await Tools.run("/bin/bash", [Tools.fleetScript, "stop", directory])
+        }
+    }
+
     @Test func stoppingRedisMidRunLosesNoRequest() async throws {
         let origin = try await Self.origin()
         let fleet = try await Fleet.start(nodes: 3, serveArguments: Self.serveArguments)

@@ -76,6 +76,30 @@ wait_for_port() {  # port seconds name [pid: fail at once when it exits]
     done
 }
 
+# The status code of GET PATH on 127.0.0.1:PORT (HTTP/1.0, bash's /dev/tcp: no curl needed).
+http_status() {  # port path
+    local line
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || return 0
+    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Fleet-Bypass: 1\r\n\r\n' "$2" >&3
+    IFS=' ' read -r -t 10 _ line _ <&3 || true
+    exec 3<&- 3>&-
+    echo "${line:-}"
+}
+
+# As root, nginx's workers run as nobody: stops with the reason when nobody cannot write in DIR,
+# naming the first directory on its path that nobody may not enter.
+check_reachable_by_nobody() {  # dir
+    runuser -u nobody -- test -w "$1" -a -x "$1" 2>/dev/null && return 0
+    local path="" part blocked="$1"
+    local IFS=/
+    for part in $1; do
+        [[ -n "$part" ]] || continue
+        path="$path/$part"
+        if ! runuser -u nobody -- test -x "$path" 2>/dev/null; then blocked="$path"; break; fi
+    done
+    die "nginx's workers run as nobody, who cannot enter $blocked ($(stat -c '%A %U' "$blocked")): choose a --dir they can reach, or let them through (chmod o+x $blocked)"
+}
+
 start_redis() {  # uses $dir, $redis_port
     spawn /dev/null "$redis_server" --port "$redis_port" --bind 127.0.0.1 --dir "$dir/redis" --save "" --appendonly no \
         --daemonize no --protected-mode no --maxmemory 256mb --maxmemory-policy allkeys-lru \
@@ -109,6 +133,16 @@ cmd_start() {
     fi
     [[ -n "$dir" ]] || dir="$(mktemp -d "${TMPDIR:-/tmp}/webimage-fleet.XXXXXX")"
     mkdir -p "$dir/redis" "$dir/nginx-cache" "$dir/nginx-temp"
+    # Run as root, nginx's workers drop to nobody: give them the cache and temp directories, and
+    # make sure, before anything starts, that they can reach them (a parent they cannot enter
+    # made every request a 500, with only a [crit] line in nginx-error.log).
+    local user_line=""
+    if [[ "$(id -u)" -eq 0 ]]; then
+        chmod 0755 "$dir"
+        chown -R nobody "$dir/nginx-cache" "$dir/nginx-temp"
+        user_line="user nobody $(id -gn nobody);"
+        check_reachable_by_nobody "$dir/nginx-cache"
+    fi
     touch "$dir/fleet.starting"
     # A failed start stops whatever it started (the directory and its logs stay).
     trap '[[ -f "$dir/fleet.starting" ]] && cmd_stop "$dir" --keep' EXIT
@@ -142,13 +176,6 @@ cmd_start() {
     done
     for (( i = 0; i < nodes; i++ )); do wait_for_port "${ports[$i]}" 60 "node $i" "${pids[$i]}"; done
 
-    # Run as root, nginx's workers drop to nobody: give them the cache and temp directories.
-    local user_line=""
-    if [[ "$(id -u)" -eq 0 ]]; then
-        chmod 0755 "$dir"
-        chown -R nobody "$dir/nginx-cache" "$dir/nginx-temp"
-        user_line="user nobody $(id -gn nobody);"
-    fi
     local nginx_port; free_port; nginx_port="$picked_port"
     local servers_file="$dir/servers.conf"
     printf '%s' "$servers" > "$servers_file"
@@ -158,6 +185,9 @@ cmd_start() {
     spawn "$dir/nginx.out" "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/nginx-error.log" -g "daemon off;"
     echo $! > "$dir/nginx.master.pid"
     wait_for_port "$nginx_port" 10 nginx
+    # The fleet is up when a request through nginx reaches a node and comes back.
+    local status; status="$(http_status "$nginx_port" /health)"
+    [[ "$status" == 200 ]] || die "GET /health through nginx answered ${status:-nothing}, not 200: $(tail -n 2 "$dir/nginx-error.log" 2>/dev/null | tr '\n' ' ')"
 
     {
         echo "FLEET_DIR=$dir"
