@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageColor", targets: ["WebImageColor"]),
         .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-svg-render", targets: ["webimage-svg-render"]),
@@ -64,7 +65,8 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/C/CPNGShim"),
+        // zlib inflates iCCP profiles (libpng's own iCCP handling is off: its checks drop or reject files).
+        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/C/CPNGShim", linkerSettings: [.linkedLibrary("z")]),
         .systemLibrary(
             name: "CGIF", path: "Sources/C/CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
@@ -97,6 +99,8 @@ let package = Package(
         // AVIF and HEIF/HEIC (issue 13): libavif, libheif, loaded on first use like libjxl.
         .target(name: "CAVIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CAVIF"),
         .target(name: "CHEIF", dependencies: ["CLibraryLoader"], path: "Sources/C/CHEIF"),
+        // Colour management (issue 26): Little CMS 2, loaded on first use like libavif.
+        .target(name: "CLCMS2", dependencies: ["CLibraryLoader"], path: "Sources/C/CLCMS2"),
 
         // Sixel graphics for `webimage show` (issue 15): libsixel's palette and encoder. No pkgConfig:
         // libsixel.pc only adds its include directory, and the shim includes <sixel/sixel.h>.
@@ -116,12 +120,13 @@ let package = Package(
         .executableTarget(name: "webimage-svg-render", dependencies: ["CSVGShim"], path: "Sources/webimage-svg-render"),
         .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: swiftSettings),
         .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHEIF"], swiftSettings: swiftSettings),
+        .target(name: "WebImageColor", dependencies: ["WebImage", "CLCMS2"], swiftSettings: swiftSettings),
         .target(
             name: "WebImageCodecs",
             dependencies: [
                 "WebImage", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP",
                 "WebImageJXL", "WebImageTIFF", "WebImageSVG",
-                "WebImageAVIF", "WebImageHEIF",
+                "WebImageAVIF", "WebImageHEIF", "WebImageColor",
             ],
             swiftSettings: swiftSettings),
 
@@ -264,6 +269,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "WebImageAVIFTests", dependencies: ["WebImageAVIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageColorTests", dependencies: ["WebImageColor", "WebImageCodecs", "WebImageTesting", "CLCMS2"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImageCodecs", "WebImageTesting", "CLibraryLoader"],

@@ -13,6 +13,8 @@ tools+=(libjxl-tools libtiff-tools librsvg2-bin)
 # tools: avifenc/avifdec, heif-enc/heif-convert (the AVIF/HEIC benchmark).
 libs+=(libavif-dev libheif-dev)
 tools+=(libavif-bin libheif-examples)
+# Colour management (issue 26): Little CMS 2, loaded on first use.
+libs+=(liblcms2-dev)
 # Sixel graphics for `webimage show` (issue 15); tool: img2sixel.
 libs+=(libsixel-dev)
 tools+=(libsixel-bin)
@@ -24,7 +26,7 @@ wanted=("${libs[@]}" "${services[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif libsixel redis nginx"
+    echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif little-cms2 libsixel redis nginx"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,5 +1,6 @@
 @_exported public import WebImage
 @_exported public import WebImageAVIF
+@_exported public import WebImageColor
 @_exported public import WebImageGIF
 @_exported public import WebImageHEIF
 @_exported public import WebImageJPEG
@@ -11,7 +12,8 @@
 
 extension ImageCodersManager {
     /// A manager holding every built-in coder: GIF, PNG/APNG, JPEG, WebP, JPEG XL, TIFF, SVG, AVIF
-    /// and HEIF/HEIC (the last asked first).
+    /// and HEIF/HEIC (the last asked first), converting embedded colour profiles to sRGB with
+    /// ``WebImageColor/LCMSColorConverter/shared`` (``WebImage/ImageDecodingOptions/colorPolicy``).
     ///
     /// ```swift
     /// import WebImageCodecs
@@ -23,6 +25,7 @@ extension ImageCodersManager {
                 GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(),
                 JXLCoder(), TIFFCoder(), SVGCoder(),
                 AVIFCoder(), HEIFCoder(),
-            ])
+            ],
+            colorConverter: LCMSColorConverter.shared)
     }
 }

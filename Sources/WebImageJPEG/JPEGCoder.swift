@@ -68,6 +68,10 @@ public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the JPEG coder cannot encode \(format)")
         }
-        return try JPEGEncoder.encode(image.pixels, options: options)
+        let jpeg = try JPEGEncoder.encode(image.pixels, options: options)
+        return image.colorProfile.map { JPEGEncoder.embedding($0, in: jpeg) } ?? jpeg
     }
+
+    /// JPEG carries an RGB colour profile (APP2).
+    public func writesColorProfile(in format: ImageFormat) -> Bool { canEncode(format) }
 }

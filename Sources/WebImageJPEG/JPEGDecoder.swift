@@ -1,3 +1,4 @@
+import CJPEGShim
 import Foundation
 import WebImage
 
@@ -69,7 +70,7 @@ enum JPEGDecoder {
         }
         return Image(
             pixels: pixels, scale: options.scaleFactor, orientation: header.orientation, format: .jpeg,
-            hasAlpha: false, originalPixelSize: plan.sourceSize)
+            hasAlpha: false, originalPixelSize: plan.sourceSize, colorProfile: header.pixelProfile)
     }
 
     /// How `data` would be decoded with `options`, from its header alone (no pixels are decoded).
@@ -112,5 +113,19 @@ extension JPEGDecompression.Header {
     /// The EXIF orientation of the APP1 segment, `.up` without one.
     var orientation: ImageOrientation {
         exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
+    }
+}
+
+extension JPEGDecompression.Header {
+    /// The profile the decoded RGBA pixels are in: the embedded one when it describes the stored
+    /// colour model (an RGB profile on a colour JPEG, a grey one on a greyscale JPEG), else nil.
+    /// CMYK and YCCK pixels are converted to RGB by formula, so a CMYK profile no longer applies.
+    var pixelProfile: ColorProfile? {
+        guard let colorProfile else { return nil }
+        switch color {
+        case WEBIMAGE_JPEG_COLOR_GRAY: return colorProfile.colorSpace == .gray ? colorProfile : nil
+        case WEBIMAGE_JPEG_COLOR_RGB, WEBIMAGE_JPEG_COLOR_YCBCR: return colorProfile.colorSpace == .rgb ? colorProfile : nil
+        default: return nil
+        }
     }
 }

@@ -30,7 +30,10 @@ extension JPEGDecompression {
         var header = webimage_jpeg_header()
         let status = webimage_jpeg_stream_read_header(decoder, &header)
         try check(status)
-        return status == 1 ? Header(header) : nil
+        guard status == 1 else { return nil }
+        var read = Header(header)
+        read.colorProfile = colorProfile()
+        return read
     }
 
     /// Starts decompressing at `numerator`/8 into 4-byte pixels (CMYK when `cmyk`): the output size

@@ -21,6 +21,8 @@ final class JPEGDecompression {
         var isProgressive: Bool
         /// The TIFF payload of the EXIF APP1 segment, if any.
         var exif: [UInt8]?
+        /// The ICC profile of the APP2 segments, if whole.
+        var colorProfile: ColorProfile?
 
         /// Whether the samples are CMYK (or YCCK, which libjpeg turns into CMYK).
         var isCMYK: Bool { color == WEBIMAGE_JPEG_COLOR_CMYK || color == WEBIMAGE_JPEG_COLOR_YCCK }
@@ -53,7 +55,9 @@ final class JPEGDecompression {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("JPEG: no data") }
         var header = webimage_jpeg_header()
         try check(webimage_jpeg_read_header(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count, &header))
-        return Header(header)
+        var read = Header(header)
+        read.colorProfile = colorProfile()
+        return read
     }
 
     /// The size libjpeg would decode to at `numerator`/8, without decoding.

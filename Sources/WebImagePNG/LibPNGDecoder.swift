@@ -12,6 +12,15 @@ struct PNGHeader: Sendable {
 
     /// Whether the image declares alpha: colour type 4 or 6, or a tRNS chunk.
     var hasAlpha: Bool { colorType & 4 != 0 || hasTransparencyChunk }
+
+    /// The header libpng read.
+    init(_ raw: webimage_png_header) {
+        size = PixelSize(width: Int(raw.width), height: Int(raw.height))
+        bitDepth = Int(raw.bit_depth)
+        colorType = Int(raw.color_type)
+        interlaced = raw.interlaced != 0
+        hasTransparencyChunk = raw.has_trns != 0
+    }
 }
 
 /// Decodes one PNG stream with libpng to 8-bit straight-alpha RGBA.
@@ -83,11 +92,7 @@ enum LibPNGDecoder {
             }
             throw WebImageError.badData("corrupt PNG header: \(message(of: decoder))")
         }
-        let header = PNGHeader(
-            size: PixelSize(width: Int(raw.width), height: Int(raw.height)),
-            bitDepth: Int(raw.bit_depth), colorType: Int(raw.color_type), interlaced: raw.interlaced != 0,
-            hasTransparencyChunk: raw.has_trns != 0)
-        return try body(decoder, header)
+        return try body(decoder, PNGHeader(raw))
     }
 
     /// The size in the IHDR chunk that must directly follow the signature, if it is there.

@@ -52,25 +52,29 @@ public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
     /// or when `format` is ``ImageFormat/apng``.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard canEncode(format) else { throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)") }
+        let bytes = try encodedBytes(image, as: format, options: options)
+        return Data(image.colorProfile.map { PNGColorProfile.embedding($0, in: bytes) } ?? bytes)
+    }
+
+    /// PNG and APNG carry a colour profile (`iCCP`).
+    public func writesColorProfile(in format: ImageFormat) -> Bool { canEncode(format) }
+
+    private func encodedBytes(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> [UInt8] {
         let level = min(9, max(0, options.compressionLevel ?? 6))
         if let animation = image.animation, !options.firstFrameOnly, animation.frameCount > 0 {
-            let bytes = try APNGEncoder.encode(
+            return try APNGEncoder.encode(
                 frameCount: animation.frameCount, loopCount: animation.loopCount, compressionLevel: level
             ) { index in
                 let frame = try animation.frame(at: index)
                 return APNGEncoder.Frame(pixels: frame.pixels, duration: animation.storedDuration(at: index))
             }
-            return Data(bytes)
         }
         if format == .apng {
-            let bytes = try APNGEncoder.encode(frameCount: 1, loopCount: 0, compressionLevel: level) { _ in
+            return try APNGEncoder.encode(frameCount: 1, loopCount: 0, compressionLevel: level) { _ in
                 APNGEncoder.Frame(pixels: image.pixels, duration: 0)
             }
-            return Data(bytes)
         }
         let pixels = image.pixels
-        return Data(
-            try PNGStillEncoder.encode(
-                pixels, opaque: pixels.isOpaque, compressionLevel: level, interlaced: options.progressive))
+        return try PNGStillEncoder.encode(pixels, opaque: pixels.isOpaque, compressionLevel: level, interlaced: options.progressive)
     }
 }

@@ -19,10 +19,12 @@ enum PNGDecoder {
                 break
             }
         }
-        let (straight, header) = try data.withUnsafeBytes { bytes in
-            try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
+        let (straight, header, profile) = try data.withUnsafeBytes { bytes in
+            let (pixels, header) = try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
                 try options.checkPixelLimit(size)
             }
+            let profile = options.colorPolicy == .ignore ? nil : PNGColorProfile.read(bytes, header: header)
+            return (pixels, header, profile)
         }
         if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
 
@@ -41,6 +43,6 @@ enum PNGDecoder {
         }
         return Image(
             pixels: pixels, scale: options.scaleFactor, format: isAPNG ? .apng : .png, animation: source,
-            hasAlpha: header.hasAlpha, originalPixelSize: header.size)
+            hasAlpha: header.hasAlpha, originalPixelSize: header.size, colorProfile: profile)
     }
 }

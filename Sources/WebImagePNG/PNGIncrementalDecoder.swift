@@ -16,6 +16,10 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
     private var shownRows = 0
     private var shownPasses = 0
     private var shownFinal = false
+    /// The bytes before the image data, kept until libpng has read them, for the `iCCP` chunk.
+    private var preamble = Data()
+    private var preambleRead = false
+    private var colorProfile: ColorProfile?
 
     init(options: ImageDecodingOptions) {
         self.options = options
@@ -37,6 +41,11 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
                 throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: options.maxPixelCount)
             }
         }
+        if !preambleRead, options.colorPolicy != .ignore {
+            preamble.append(data)
+            // More than a profile's worth of chunks before the image data: none is looked for.
+            if preamble.count > 2 * ColorProfile.maxByteCount { (preambleRead, preamble) = (true, Data()) }
+        }
         let reader = try stream ?? makeStream()
         let status = data.withUnsafeBytes { bytes in
             webimage_png_stream_feed(reader, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &progress)
@@ -50,6 +59,12 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
         }
         if progress.has_header != 0 {
             try options.checkPixelLimit(PixelSize(width: Int(progress.header.width), height: Int(progress.header.height)))
+            if !preambleRead {
+                // libpng has read every chunk before the image data: the profile is among them.
+                let header = PNGHeader(progress.header)
+                colorProfile = preamble.withUnsafeBytes { PNGColorProfile.read($0, header: header) }
+                (preambleRead, preamble) = (true, Data())
+            }
         }
     }
 
@@ -99,6 +114,8 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
         let target = options.targetSize(for: size)
         if target != size { pixels = Resampler.resample(pixels, to: target) }
         let hasAlpha = progress.header.color_type & 4 != 0 || progress.header.has_trns != 0
-        return Image(pixels: pixels, scale: options.scaleFactor, format: .png, hasAlpha: hasAlpha, originalPixelSize: size)
+        return Image(
+            pixels: pixels, scale: options.scaleFactor, format: .png, hasAlpha: hasAlpha, originalPixelSize: size,
+            colorProfile: colorProfile)
     }
 }

@@ -30,7 +30,7 @@ public enum DecompressionBombs {
     public static func pngStrip(width: Int = 700_000_000, height: Int = 1) -> Data {
         var png = PNGBytes()
         png.chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
-        png.chunk("IDAT", zlibStored([0, 0, 0, 0, 0, 0]))
+        png.chunk("IDAT", TestPNG.zlib([0, 0, 0, 0, 0, 0]))
         png.chunk("IEND", [])
         return Data(png.bytes)
     }
@@ -111,12 +111,12 @@ public enum DecompressionBombs {
         png.chunk("IHDR", be32(width) + be32(height) + [1, 0, 0, 0, 0])
         png.chunk("acTL", be32(frames) + be32(0))
         let row = [UInt8](repeating: 0, count: 1 + (width + 7) / 8)
-        png.chunk("IDAT", zlibStored(Array([[UInt8]](repeating: row, count: height).joined())))
+        png.chunk("IDAT", TestPNG.zlib(Array([[UInt8]](repeating: row, count: height).joined())))
         var sequence = 0
         for index in 0..<frames {
             let x = index % width, y = (index / width) % height
             png.chunk("fcTL", be32(sequence) + be32(1) + be32(1) + be32(x) + be32(y) + be16(1) + be16(100) + [0, 0])
-            png.chunk("fdAT", be32(sequence + 1) + zlibStored([0, 0xFF]))
+            png.chunk("fdAT", be32(sequence + 1) + TestPNG.zlib([0, 0xFF]))
             sequence += 2
         }
         png.chunk("IEND", [])
@@ -154,26 +154,6 @@ public enum DecompressionBombs {
     /// A 1×1 image at (`x`, `y`) of palette index 0: LZW codes clear, 0, end in 3 bits each.
     private static func onePixelFrame(x: Int, y: Int) -> [UInt8] {
         [0x2C] + le16(x) + le16(y) + le16(1) + le16(1) + [0x00] + [2, 2, 0x44, 0x01, 0]
-    }
-
-    /// A zlib stream of stored (uncompressed) deflate blocks.
-    private static func zlibStored(_ raw: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65_535, raw.count - offset)
-            out.append(offset + count == raw.count ? 1 : 0)
-            out += le16(count) + le16(~count & 0xFFFF)
-            out += raw[offset..<offset + count]
-            offset += count
-        } while offset < raw.count
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in raw {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return out + be32(Int(b << 16 | a))
     }
 
     /// PNG chunks with their CRCs, after the signature.

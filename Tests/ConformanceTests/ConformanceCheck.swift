@@ -76,7 +76,10 @@ struct ConformanceCheck {
         DispatchQueue.global().async {
             box.set(
                 Result {
-                    let image = try coders.decode(data, options: ImageDecodingOptions(alphaMode: .straight))
+                    // The manifest's checksums are of the stored pixels, without colour management.
+                    var options = ImageDecodingOptions(alphaMode: .straight)
+                    options.colorPolicy = .ignore
+                    let image = try coders.decode(data, options: options)
                     var frames: [AnimationFrame] = []
                     if let animation = image.animation {
                         for index in 0..<animation.frameCount { frames.append(try animation.frame(at: index)) }

@@ -1,3 +1,4 @@
+import WebImageTesting
 import Foundation
 import Testing
 import WebImage

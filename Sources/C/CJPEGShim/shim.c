@@ -154,6 +154,20 @@ void webimage_jpeg_fill_header(webimage_jpeg_decoder *decoder, webimage_jpeg_hea
     }
 }
 
+int webimage_jpeg_app2_segment(
+    const webimage_jpeg_decoder *decoder, int index, const unsigned char **data, size_t *length) {
+    int seen = 0;
+    for (jpeg_saved_marker_ptr marker = decoder->cinfo.marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 2) continue;
+        if (seen++ == index) {
+            *data = marker->data;
+            *length = marker->data_length;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int webimage_jpeg_read_header(
     webimage_jpeg_decoder *decoder, const unsigned char *data, size_t size, webimage_jpeg_header *header) {
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
@@ -161,6 +175,7 @@ int webimage_jpeg_read_header(
     if (setjmp(decoder->err.jump)) return -1;
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     if (jpeg_read_header(cinfo, TRUE) != JPEG_HEADER_OK) {
         /* Only a tables-only datastream (no image) gets here with a memory source. */
         snprintf(decoder->err.message, sizeof decoder->err.message, "JPEG datastream contains no image");

@@ -96,6 +96,7 @@ int webimage_jpeg_stream_read_header(webimage_jpeg_decoder *decoder, webimage_jp
     if (setjmp(decoder->err.jump)) return -1;
     if (!stream->header_read) {
         jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+        jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
         stream->header_read = 1; /* markers are set up once; the header itself may take several calls */
     }
     int status = jpeg_read_header(cinfo, TRUE);

@@ -117,6 +117,6 @@ extension Image {
         return Image(
             pixels: pixels, scale: scale, orientation: orientation, format: format,
             animation: PooledAnimation(animation, pool: pool), hasAlpha: hasAlpha,
-            originalPixelSize: originalPixelSize)
+            originalPixelSize: originalPixelSize, colorProfile: colorProfile)
     }
 }

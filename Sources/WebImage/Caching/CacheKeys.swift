@@ -62,6 +62,13 @@ public enum CacheKeys {
         transformed(key, transformerKey: "Premultiplied")
     }
 
+    /// The key of a decode under a colour policy other than ``ColorPolicy/sRGB``: `-Color(keep)`
+    /// or `-Color(ignore)` before the extension, so pixels converted to sRGB and pixels as stored
+    /// never share a memory entry.
+    public static func colorPolicy(_ key: String, _ policy: ColorPolicy) -> String {
+        policy == .sRGB ? key : transformed(key, transformerKey: "Color(\(policy.rawValue))")
+    }
+
     /// Throws ``WebImageError/Code/invalidCacheKey`` for the empty string, which is not a key:
     /// every cache refuses to store under it.
     ///

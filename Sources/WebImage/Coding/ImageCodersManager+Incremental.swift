@@ -18,9 +18,10 @@ extension ImageCodersManager: ImageProgressiveDecoding {
     /// ``ImageProgressiveDecoding`` conformance); it shows nothing when no registered coder can
     /// decode the format incrementally.
     public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
-        SniffingIncrementalDecoder(options: options) { [self] data, options in
-            makeIncrementalDecoder(for: data, options: options)
-        }
+        SniffingIncrementalDecoder(
+            options: options,
+            make: { [self] data, options in makeIncrementalDecoder(for: data, options: options) },
+            finish: { [self] image in try applyingColorPolicy(image, options: options) })
     }
 }
 
@@ -32,13 +33,19 @@ final class SniffingIncrementalDecoder: ImageIncrementalDecoding {
 
     private let options: ImageDecodingOptions
     private let make: (Data, ImageDecodingOptions) -> (any ImageIncrementalDecoding)?
+    /// The colour policy, applied to every image shown.
+    private let finish: (Image) throws -> Image
     private var head = Data()
     private var chosen: (any ImageIncrementalDecoding)?
     private var gaveUp = false
 
-    init(options: ImageDecodingOptions, make: @escaping (Data, ImageDecodingOptions) -> (any ImageIncrementalDecoding)?) {
+    init(
+        options: ImageDecodingOptions, make: @escaping (Data, ImageDecodingOptions) -> (any ImageIncrementalDecoding)?,
+        finish: @escaping (Image) throws -> Image
+    ) {
         self.options = options
         self.make = make
+        self.finish = finish
     }
 
     func append(_ data: Data) throws {
@@ -56,7 +63,7 @@ final class SniffingIncrementalDecoder: ImageIncrementalDecoding {
         }
     }
 
-    func currentImage() throws -> Image? { try chosen?.currentImage() }
+    func currentImage() throws -> Image? { try chosen?.currentImage().map(finish) }
 
     var isComplete: Bool { chosen?.isComplete ?? false }
 }

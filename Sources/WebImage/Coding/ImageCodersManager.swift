@@ -17,12 +17,19 @@ public final class ImageCodersManager: ImageCoding {
     private let registered: Mutex<[any ImageCoding]>
     /// Where the frames of decoded animations are kept (``AnimatedFramePool/shared`` by default).
     public let framePool: AnimatedFramePool
+    /// What converts images with a colour profile to sRGB under ``ColorPolicy/sRGB``
+    /// (`WebImageColor`'s lcms2 converter in ``standard()``); without one, profiles are kept on
+    /// the image and the pixels left as stored.
+    public let colorConverter: (any ColorConverting)?
 
     /// Creates a manager holding `coders` (the last one is asked first), keeping decoded
-    /// animations' frames in `framePool`.
-    public init(coders: [any ImageCoding] = [], framePool: AnimatedFramePool = .shared) {
+    /// animations' frames in `framePool` and converting colour profiles with `colorConverter`.
+    public init(
+        coders: [any ImageCoding] = [], framePool: AnimatedFramePool = .shared, colorConverter: (any ColorConverting)? = nil
+    ) {
         registered = Mutex(coders)
         self.framePool = framePool
+        self.colorConverter = colorConverter
     }
 
     public var name: String { "manager" }
@@ -64,16 +71,32 @@ public final class ImageCodersManager: ImageCoding {
     public func decode(_ data: Data, options: ImageDecodingOptions, using coder: (any ImageDecoding)?) throws
         -> Image
     {
-        if let coder { return try coder.decodeWrappingErrors(data, options: options).pooled(in: framePool) }
+        if let coder { return try finish(coder.decodeWrappingErrors(data, options: options), options: options) }
         guard !data.isEmpty else { throw WebImageError.badData("no image data (0 bytes)") }
         for coder in coders.reversed() where coder.canDecode(data) {
-            return try coder.decodeWrappingErrors(data, options: options).pooled(in: framePool)
+            return try finish(coder.decodeWrappingErrors(data, options: options), options: options)
         }
         let format = ImageFormat.detect(in: data)
         if format == .undefined {
             throw WebImageError.badData("unrecognised image data (\(data.count) bytes, no known signature)")
         }
         throw WebImageError(.unsupportedFormat, "no coder registered for \(format)")
+    }
+
+    /// A decoded image as the options ask: its colour profile applied or dropped, its animation pooled.
+    private func finish(_ image: Image, options: ImageDecodingOptions) throws -> Image {
+        try applyingColorPolicy(image, options: options).pooled(in: framePool)
+    }
+
+    /// `image` with its colour profile converted to sRGB, kept or dropped, as
+    /// ``ImageDecodingOptions/colorPolicy`` says.
+    func applyingColorPolicy(_ image: Image, options: ImageDecodingOptions) throws -> Image {
+        guard image.colorProfile != nil else { return image }
+        switch options.colorPolicy {
+        case .sRGB: return try colorConverter?.convertToSRGB(image) ?? image
+        case .keep: return image
+        case .ignore: return image.droppingColorProfile()
+        }
     }
 
     /// Encodes with the last registered coder that writes `format`, applying the options' size
@@ -88,6 +111,11 @@ public final class ImageCodersManager: ImageCoding {
     ) throws -> Data {
         let chosen = coder ?? coders.last { $0.canEncode(format) }
         guard let chosen else { throw WebImageError(.unsupportedFormat, "no coder can encode \(format)") }
-        return try ImageCodersManager.Encoding.encode(image, as: format, options: options, with: chosen)
+        var written = image
+        if image.colorProfile != nil, !chosen.writesColorProfile(in: format) {
+            // A format that cannot say what its pixels mean gets them in sRGB, as every reader assumes.
+            written = try colorConverter?.convertToSRGB(image) ?? image.droppingColorProfile()
+        }
+        return try ImageCodersManager.Encoding.encode(written, as: format, options: options, with: chosen)
     }
 }

@@ -57,6 +57,10 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// pixels go to a compositor that wants them so; transforms premultiply internally where
     /// they need to (resampling) and return the mode they were given.
     public var alphaMode: AlphaMode = .straight
+    /// What happens to an embedded colour profile: converted to sRGB (the default), kept on
+    /// ``Image/colorProfile`` with the pixels untouched, or ignored. Applied by
+    /// ``ImageCodersManager`` with its ``ImageCodersManager/colorConverter``.
+    public var colorPolicy: ColorPolicy = .sRGB
 
     /// SDWebImage's default scale-down limit: 60 MB of decoded pixels.
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024

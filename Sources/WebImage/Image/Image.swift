@@ -23,6 +23,9 @@ public final class Image: Sendable {
     public let hasAlpha: Bool
     /// The pixel size of the source before any thumbnail or scale-down was applied.
     public let originalPixelSize: PixelSize
+    /// The colour profile the pixels are in; nil for sRGB (or unknown, taken as sRGB). Decoding
+    /// converts to sRGB and drops it unless told to keep it (``ImageDecodingOptions/colorPolicy``).
+    public let colorProfile: ColorProfile?
 
     public init(
         pixels: PixelBuffer,
@@ -31,7 +34,8 @@ public final class Image: Sendable {
         format: ImageFormat = .undefined,
         animation: (any AnimatedImageSource)? = nil,
         hasAlpha: Bool? = nil,
-        originalPixelSize: PixelSize? = nil
+        originalPixelSize: PixelSize? = nil,
+        colorProfile: ColorProfile? = nil
     ) {
         self.pixels = pixels
         self.scale = scale > 0 ? scale : 1
@@ -40,6 +44,7 @@ public final class Image: Sendable {
         self.animation = animation
         self.hasAlpha = hasAlpha ?? !pixels.isOpaque
         self.originalPixelSize = originalPixelSize ?? pixels.size
+        self.colorProfile = colorProfile
     }
 
     /// The size of the pixel data.
@@ -64,5 +69,15 @@ public final class Image: Sendable {
     public var memoryCost: Int {
         let (total, overflow) = pixels.bytes.count.addingReportingOverflow(animation?.heldByteCount ?? 0)
         return overflow ? .max : total
+    }
+}
+
+extension Image {
+    /// The same image without ``colorProfile``: its pixels taken as sRGB.
+    public func droppingColorProfile() -> Image {
+        guard colorProfile != nil else { return self }
+        return Image(
+            pixels: pixels, scale: scale, orientation: orientation, format: format, animation: animation, hasAlpha: hasAlpha,
+            originalPixelSize: originalPixelSize)
     }
 }

@@ -4,7 +4,8 @@ extension ImageRequest {
     /// context entries). The on/off decoding switches stay flags: ``Options/decodeFirstFrameOnly``,
     /// ``Options/scaleDownLargeImages`` and ``Options/preloadAllFrames``.
     ///
-    /// The thumbnail size and aspect, a draft and a premultiplied decode are part of the cache
+    /// The thumbnail size and aspect, a draft, a premultiplied decode and a colour policy other
+    /// than sRGB are part of the cache
     /// key; the scale factor, the scale-down limit and the pixel limits are not (as in SDWebImage),
     /// but requests that differ in them never share a decode.
     ///
@@ -35,6 +36,10 @@ extension ImageRequest {
         /// The alpha representation of the decoded pixels (``ImageDecodingOptions/alphaMode``);
         /// `.premultiplied` is part of the cache key (`-Premultiplied`).
         public var alphaMode: AlphaMode = .straight
+        /// What happens to an embedded colour profile (``ImageDecodingOptions/colorPolicy``):
+        /// converted to sRGB by default; `.keep` and `.ignore` are part of the cache key
+        /// (`-Color(keep)`, `-Color(ignore)`).
+        public var colorPolicy: ColorPolicy = .sRGB
         /// Refuse sources with more pixels than this with ``WebImageError/Code/tooLarge``, from the
         /// header before any pixel memory is allocated; `nil`: the manager's
         /// ``ImageManager/Configuration/maxPixelCount``.

@@ -69,6 +69,7 @@ public struct ImageRequest: Sendable {
         options.preserveAspectRatio = decoding.preserveAspectRatio
         options.draft = decoding.draft && decoding.thumbnailPixelSize != nil
         options.alphaMode = decoding.alphaMode
+        options.colorPolicy = decoding.colorPolicy
         if let limit = decoding.maxPixelCount { options.maxPixelCount = limit }
         if let limit = decoding.maxAnimationPixelCount { options.maxAnimationPixelCount = limit }
         if self.options.contains(.scaleDownLargeImages) {

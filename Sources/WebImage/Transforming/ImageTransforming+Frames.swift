@@ -10,7 +10,8 @@ extension ImageTransforming {
         }
         return Image(
             pixels: try body(image.pixels), scale: image.scale, orientation: orientation, format: image.format,
-            animation: animation, hasAlpha: hasAlpha, originalPixelSize: image.originalPixelSize)
+            animation: animation, hasAlpha: hasAlpha, originalPixelSize: image.originalPixelSize,
+            colorProfile: image.colorProfile)
     }
 
     /// Applies `body` to every frame made upright (the image's orientation applied to the pixels

@@ -22,7 +22,8 @@ extension ImageTransforming {
         let animation = image.animation.map { MappedAnimation($0, canvasSize: canvasSize, transform: body) as any AnimatedImageSource }
         return Image(
             pixels: try body(image.pixels), scale: image.scale, orientation: image.orientation, format: image.format,
-            animation: animation, hasAlpha: image.hasAlpha, originalPixelSize: image.originalPixelSize)
+            animation: animation, hasAlpha: image.hasAlpha, originalPixelSize: image.originalPixelSize,
+            colorProfile: image.colorProfile)
     }
 }
 

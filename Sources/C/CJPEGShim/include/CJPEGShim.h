@@ -70,6 +70,12 @@ webimage_jpeg_failure webimage_jpeg_decoder_failure(const webimage_jpeg_decoder 
 int webimage_jpeg_read_header(
     webimage_jpeg_decoder *decoder, const unsigned char *data, size_t size, webimage_jpeg_header *header);
 
+/* After a header was read: the payload of the `index`th APP2 segment (0-based, file order; ICC
+   profiles are carried in APP2 segments starting "ICC_PROFILE\0"), valid until the decoder is
+   destroyed. Returns 1, or 0 when there are not that many. */
+int webimage_jpeg_app2_segment(
+    const webimage_jpeg_decoder *decoder, int index, const unsigned char **data, size_t *length);
+
 /* The output size for a DCT-domain scale of `scale_num`/8 (1...16), without decoding. */
 int webimage_jpeg_scaled_size(
     webimage_jpeg_decoder *decoder, unsigned int scale_num, unsigned int *width, unsigned int *height);

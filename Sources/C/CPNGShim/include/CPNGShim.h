@@ -18,6 +18,17 @@ typedef struct webimage_png_header {
     int has_trns;
 } webimage_png_header;
 
+/** Inflates the zlib stream of `size` bytes at `data` (an iCCP chunk's profile) into `out`, at most
+    `capacity` bytes. Returns the inflated length, -1 when the stream is corrupt or incomplete,
+    -2 when it inflates to more than `capacity` bytes. */
+long webimage_png_inflate(const uint8_t *data, size_t size, uint8_t *out, size_t capacity);
+
+/** Deflates `size` bytes at `data` into a zlib stream in `out` (at most `capacity` bytes, which
+    compressBound(size) always covers). Returns the stream's length, or -1. */
+long webimage_png_deflate(const uint8_t *data, size_t size, uint8_t *out, size_t capacity);
+/** The most webimage_png_deflate() can write for `size` bytes. */
+size_t webimage_png_deflate_bound(size_t size);
+
 /** A libpng reader over a memory buffer that it does not own. */
 typedef struct webimage_png_decoder webimage_png_decoder;
 

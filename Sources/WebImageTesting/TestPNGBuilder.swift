@@ -1,40 +1,40 @@
-import Foundation
+public import Foundation
 
 /// Builds PNG and APNG files by hand for tests, independently of the code under test: scanlines
 /// (with Adam7 when asked), zlib "stored" blocks, chunks with CRC-32.
-enum TestPNG {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+public enum TestPNG {
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static let crcTable: [UInt32] = (0..<256).map { n in
+    public static let crcTable: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return ~c
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-    static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    public static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    public static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
 
     /// A chunk: length, type, data, CRC.
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data
         return be32(UInt32(data.count)) + typed + be32(crc32(typed))
     }
 
     /// A whole file from chunks.
-    static func file(_ chunks: [[UInt8]]) -> Data { Data(signature + chunks.flatMap { $0 }) }
+    public static func file(_ chunks: [[UInt8]]) -> Data { Data(signature + chunks.flatMap { $0 }) }
 
-    static func ihdr(width: Int, height: Int, bitDepth: Int = 8, colorType: Int = 6, interlaced: Bool = false) -> [UInt8] {
+    public static func ihdr(width: Int, height: Int, bitDepth: Int = 8, colorType: Int = 6, interlaced: Bool = false) -> [UInt8] {
         chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [UInt8(bitDepth), UInt8(colorType), 0, 0, interlaced ? 1 : 0])
     }
 
     /// A zlib stream of "stored" (uncompressed) deflate blocks.
-    static func zlib(_ raw: [UInt8]) -> [UInt8] {
+    public static func zlib(_ raw: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
@@ -55,7 +55,7 @@ enum TestPNG {
     }
 
     /// Filtered (filter type 0) scanlines; `samples(x, y)` gives `channels` values of `bitDepth` bits.
-    static func scanlines(
+    public static func scanlines(
         width: Int, height: Int, bitDepth: Int, channels: Int, interlaced: Bool = false,
         samples: (Int, Int) -> [Int]
     ) -> [UInt8] {
@@ -98,16 +98,16 @@ enum TestPNG {
     }
 
     /// A still PNG from straight RGBA8 pixels (colour type 6, optionally interlaced).
-    static func rgba(width: Int, height: Int, interlaced: Bool = false, pixel: (Int, Int) -> [Int]) -> Data {
+    public static func rgba(width: Int, height: Int, interlaced: Bool = false, pixel: (Int, Int) -> [Int]) -> Data {
         let data = scanlines(width: width, height: height, bitDepth: 8, channels: 4, interlaced: interlaced, samples: pixel)
         return file([ihdr(width: width, height: height, interlaced: interlaced), chunk("IDAT", zlib(data)), chunk("IEND", [])])
     }
 
     /// acTL chunk.
-    static func acTL(frames: Int, plays: Int) -> [UInt8] { chunk("acTL", be32(UInt32(frames)) + be32(UInt32(plays))) }
+    public static func acTL(frames: Int, plays: Int) -> [UInt8] { chunk("acTL", be32(UInt32(frames)) + be32(UInt32(plays))) }
 
     /// fcTL chunk.
-    static func fcTL(
+    public static func fcTL(
         _ sequence: Int, width: Int, height: Int, x: Int = 0, y: Int = 0, delay: (Int, Int) = (1, 10),
         dispose: Int = 0, blend: Int = 0
     ) -> [UInt8] {
@@ -118,15 +118,15 @@ enum TestPNG {
     }
 
     /// zlib data of a solid straight-RGBA8 rectangle.
-    static func solid(width: Int, height: Int, _ color: [Int]) -> [UInt8] {
+    public static func solid(width: Int, height: Int, _ color: [Int]) -> [UInt8] {
         zlib(scanlines(width: width, height: height, bitDepth: 8, channels: 4) { _, _ in color })
     }
 
     /// fdAT chunk.
-    static func fdAT(_ sequence: Int, _ data: [UInt8]) -> [UInt8] { chunk("fdAT", be32(UInt32(sequence)) + data) }
+    public static func fdAT(_ sequence: Int, _ data: [UInt8]) -> [UInt8] { chunk("fdAT", be32(UInt32(sequence)) + data) }
 
     /// The chunk types of a file, in order.
-    static func chunkTypes(_ data: Data) -> [String] {
+    public static func chunkTypes(_ data: Data) -> [String] {
         let bytes = [UInt8](data)
         var types: [String] = []
         var offset = 8

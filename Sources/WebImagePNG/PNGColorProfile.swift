@@ -1,0 +1,66 @@
+import CPNGShim
+import Foundation
+import WebImage
+
+extension PNGChunk {
+    static let iCCP = type("iCCP")
+}
+
+/// The ICC profile of a PNG's `iCCP` chunk.
+enum PNGColorProfile {
+    /// The profile of the first `iCCP` chunk before the image data, when it is well formed (a
+    /// keyword of 1–79 bytes, compression method 0, a zlib stream of at most
+    /// ``WebImage/ColorProfile/maxByteCount`` bytes) and describes `header`'s colour model (a grey
+    /// profile on a grey PNG, an RGB one on any other); else nil, and the pixels are taken as sRGB.
+    static func read(_ bytes: UnsafeRawBufferPointer, header: PNGHeader) -> ColorProfile? {
+        let reader = PNGChunkReader(bytes: bytes)
+        guard let chunk = reader.chunks().prefix(while: { $0.type != PNGChunk.IDAT }).first(where: { $0.type == PNGChunk.iCCP })
+        else { return nil }
+        let data = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])
+        guard let nul = data.prefix(80).firstIndex(of: 0), nul >= 1, nul + 2 < data.count, data[nul + 1] == 0 else { return nil }
+        let compressed = UnsafeRawBufferPointer(rebasing: data[(nul + 2)...])
+        guard let profile = inflate(compressed), let parsed = ColorProfile(iccData: profile) else { return nil }
+        let gray = header.colorType & 2 == 0 && header.colorType != 3
+        return parsed.colorSpace == (gray ? .gray : .rgb) ? parsed : nil
+    }
+
+    private static func inflate(_ compressed: UnsafeRawBufferPointer) -> Data? {
+        guard let base = compressed.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        // Most profiles are a few KB; a large one is inflated again into a buffer of the limit.
+        for capacity in [64 << 10, ColorProfile.maxByteCount] {
+            var out = [UInt8](repeating: 0, count: capacity)
+            let produced = out.withUnsafeMutableBufferPointer { webimage_png_inflate(base, compressed.count, $0.baseAddress!, capacity) }
+            if produced >= 0 { return Data(out.prefix(produced)) }
+            if produced == -1 { return nil }
+        }
+        return nil
+    }
+}
+
+extension PNGColorProfile {
+    /// `png` with an `iCCP` chunk holding `profile` right after IHDR, when the written colour
+    /// type matches the profile (grey types take a grey profile, the others an RGB one); else
+    /// `png` unchanged.
+    static func embedding(_ profile: ColorProfile, in png: [UInt8]) -> [UInt8] {
+        // Signature (8), IHDR length and type (8), IHDR data (13; colour type at 9), CRC (4).
+        guard png.count >= 33 else { return png }
+        let colorType = png[8 + 8 + 9]
+        let gray = colorType & 2 == 0 && colorType != 3
+        guard profile.colorSpace == (gray ? .gray : .rgb), let compressed = deflate([UInt8](profile.data)) else { return png }
+        var chunk = [UInt8](repeating: 0, count: 4) + Array("iCCPICC Profile".utf8) + [0, 0] + compressed
+        let length = UInt32(chunk.count - 8)
+        chunk.replaceSubrange(0..<4, with: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+        let crc = chunk[4...].withUnsafeBytes { CRC32.checksum($0) }
+        chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        return Array(png[..<33]) + chunk + png[33...]
+    }
+
+    private static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
+        let capacity = webimage_png_deflate_bound(bytes.count)
+        var out = [UInt8](repeating: 0, count: capacity)
+        let length = out.withUnsafeMutableBufferPointer { buffer in
+            bytes.withUnsafeBufferPointer { webimage_png_deflate($0.baseAddress, bytes.count, buffer.baseAddress, capacity) }
+        }
+        return length >= 0 ? Array(out.prefix(length)) : nil
+    }
+}
