@@ -84,7 +84,8 @@ struct ImageProcessor: Sendable {
         // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).
         let entering = options.crop != nil ? cropped : Self.displayedSize(of: image)
         let crop: [any ImageTransforming] = options.crop.map { [GravityCropTransformer(size: cropped, anchor: $0.gravity ?? options.gravity)] } ?? []
-        let steps = crop + (plan?.transformers(entering: entering) ?? []) + effects(options)
+        let steps = crop + (plan?.transformers(entering: entering) ?? [])
+            + options.editTransformers(maxPixelCount: limits.maxSourcePixels)
         let result = try await metrics.measure("transform") {
             steps.isEmpty ? image : try ChainedTransformer(steps).transform(image)
         }
@@ -116,31 +117,5 @@ struct ImageProcessor: Sendable {
     /// The displayed size of a decoded image (width and height swapped for orientations 5–8).
     static func displayedSize(of image: Image) -> PixelSize {
         image.orientation.swapsDimensions ? PixelSize(width: image.pixelSize.height, height: image.pixelSize.width) : image.pixelSize
-    }
-
-    /// Rotation, flip and the effects, after the resize, effects in URL order.
-    private func effects(_ options: ProcessingOptions) -> [any ImageTransforming] {
-        var steps: [any ImageTransforming] = []
-        if options.rotate != 0 { steps.append(RotateTransformer(degrees: options.rotate, maxPixelCount: limits.maxSourcePixels)) }
-        if options.flipHorizontal || options.flipVertical {
-            steps.append(FlipTransformer(horizontal: options.flipHorizontal, vertical: options.flipVertical))
-        }
-        for effect in options.effects {
-            switch effect {
-            case .blur(let sigma): steps.append(GaussianBlurTransformer(sigma: sigma))
-            case .sharpen(let sigma): steps.append(SharpenTransformer(sigma: sigma))
-            case .roundCorner(let radius, let border, let color):
-                steps.append(RoundCornerTransformer(radius: radius, borderWidth: border, borderColor: color))
-            case .circle(let border, let color): steps.append(RoundCornerTransformer.circle(borderWidth: border, borderColor: color))
-            case .tint(let color, let mode): steps.append(TintTransformer(color: color, blendMode: mode))
-            case .grayscale(let amount): steps.append(ColorMatrixTransformer.grayscale(amount))
-            case .sepia(let amount): steps.append(ColorMatrixTransformer.sepia(amount))
-            case .brightness(let factor): steps.append(ColorMatrixTransformer.brightness(factor))
-            case .contrast(let factor): steps.append(ColorMatrixTransformer.contrast(factor))
-            case .saturation(let factor): steps.append(ColorMatrixTransformer.saturation(factor))
-            case .invert(let amount): steps.append(ColorMatrixTransformer.invert(amount))
-            }
-        }
-        return steps
     }
 }

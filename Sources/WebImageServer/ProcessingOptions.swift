@@ -3,7 +3,9 @@ public import WebImage
 /// What one image URL asks for: the imgproxy-style options of its path, parsed and checked.
 ///
 /// Geometry runs in a fixed order — crop, resize, rotate, flip — and the effects (blur, sharpen,
-/// round corners, circle, tint, colour filters) follow in the order the URL gives them.
+/// round corners, circle, tint, colour filters) follow in the order the URL gives them. Crop,
+/// rotate, flip and the effects are the core's ``WebImage/Edit`` steps: parsed, checked and keyed
+/// by it as the command line's flags are.
 ///
 /// ```swift
 /// let options = try ProcessingOptions(segments: ["rs:fill:300:200", "g:sm", "bl:2", "q:75"])
@@ -32,41 +34,14 @@ public struct ProcessingOptions: Sendable, Hashable {
         case explicit(ImageFormat)
     }
 
-    /// One effect, applied after the geometry in URL order.
-    public enum Effect: Sendable, Hashable {
-        /// `bl:SIGMA`: ``WebImage/GaussianBlurTransformer``.
-        case blur(sigma: Double)
-        /// `sh:SIGMA`: ``WebImage/SharpenTransformer`` (amount 1).
-        case sharpen(sigma: Double)
-        /// `rc:R[:BORDER:COLOR]`: ``WebImage/RoundCornerTransformer``.
-        case roundCorner(radius: Double, border: Double, color: RGBA8)
-        /// `ci:1[:BORDER:COLOR]`: ``WebImage/RoundCornerTransformer/circle(borderWidth:borderColor:)``.
-        case circle(border: Double, color: RGBA8)
-        /// `tn:COLOR[:MODE]`: ``WebImage/TintTransformer``.
-        case tint(RGBA8, TintTransformer.BlendMode)
-        /// `gs:AMOUNT`: greyscale colour matrix.
-        case grayscale(Double)
-        /// `sp:AMOUNT`: sepia colour matrix.
-        case sepia(Double)
-        /// `br:FACTOR`: brightness colour matrix.
-        case brightness(Double)
-        /// `co:FACTOR`: contrast colour matrix.
-        case contrast(Double)
-        /// `sa:FACTOR`: saturation colour matrix.
-        case saturation(Double)
-        /// `iv:AMOUNT`: inversion colour matrix.
-        case invert(Double)
-    }
+    /// One effect, applied after the geometry in URL order: an ``WebImage/Edit`` other than
+    /// rotate, flip and crop (which have their fixed places).
+    @available(*, deprecated, renamed: "Edit")
+    public typealias Effect = Edit
 
-    /// A crop of the source, before resizing.
-    public struct Crop: Sendable, Hashable {
-        /// The crop width in displayed pixels (0: the source's own width).
-        public var width: Int
-        /// The crop height in displayed pixels (0: the source's own height).
-        public var height: Int
-        /// Where the crop sits (`nil`: the URL's gravity).
-        public var gravity: GravityCropTransformer.Anchor?
-    }
+    /// A crop of the source, before resizing (`c:W:H[:G]`): a side of 0 keeps that side whole, a
+    /// `nil` gravity is the URL's; never with an origin.
+    public typealias Crop = Edit.Crop
 
     /// `rs`/`rt`: how to fit (default `fit`).
     public var resizingType = ResizingType.fit
@@ -96,8 +71,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var format = Format.auto
     /// What transparent pixels become in formats without alpha (`bg`; default white).
     public var background: RGBA8?
-    /// The effects, in URL order.
-    public var effects: [Effect] = []
+    /// The effects, in URL order (never rotate, flip or crop: they are the fields above).
+    public var effects: [Edit] = []
 
     /// Defaults: the source as it is, in an `auto` format.
     public init() {}
@@ -112,44 +87,23 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// entries and ETags.
     public var canonicalKey: String {
         var parts = ["rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0):\(pad ? 1 : 0)"]
-        parts.append("g:\(Self.name(of: gravity))")
-        if let crop { parts.append("c:\(crop.width):\(crop.height):\(crop.gravity.map(Self.name(of:)) ?? "-")") }
+        parts.append("g:\(gravity.keyName)")
+        if let crop { parts.append(Edit.crop(crop).key) }
         if filter != .lanczos3 { parts.append("fi:\(filter.rawValue)") }
-        if rotate != 0 { parts.append("rot:\(rotate)") }
-        if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }
+        if rotate != 0 { parts.append(Edit.rotate(degrees: rotate).key) }
+        if flipHorizontal || flipVertical { parts.append(Edit.flip(horizontal: flipHorizontal, vertical: flipVertical).key) }
         if let quality { parts.append("q:\(quality)") }
-        if let background { parts.append("bg:\(Self.hex(background))") }
-        for effect in effects { parts.append(Self.key(of: effect)) }
+        if let background { parts.append("bg:\([background.r, background.g, background.b, background.a].hexString)") }
+        parts += effects.map(\.key)
         return parts.joined(separator: "/")
     }
 
-    static func name(of anchor: GravityCropTransformer.Anchor) -> String {
-        switch anchor {
-        case .attention: "sm"
-        case .gravity(let gravity): gravity.rawValue
-        }
-    }
-
-    static func hex(_ color: RGBA8) -> String {
-        [color.r, color.g, color.b, color.a].map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
-
-    static func key(of effect: Effect) -> String {
-        switch effect {
-        case .blur(let sigma): "bl:\(sigma)"
-        case .sharpen(let sigma): "sh:\(sigma)"
-        case .roundCorner(let radius, let border, let color): "rc:\(radius):\(border):\(hex(color))"
-        case .circle(let border, let color): "ci:\(border):\(hex(color))"
-        case .tint(let color, let mode): "tn:\(hex(color)):\(mode.rawValue)"
-        case .grayscale(let amount): "gs:\(amount)"
-        case .sepia(let amount): "sp:\(amount)"
-        case .brightness(let factor): "br:\(factor)"
-        case .contrast(let factor): "co:\(factor)"
-        case .saturation(let factor): "sa:\(factor)"
-        case .invert(let amount): "iv:\(amount)"
-        }
+    /// The rotation, the flip and the effects as transformers, in the order they run after the
+    /// resize; `maxPixelCount` bounds a rotated canvas.
+    func editTransformers(maxPixelCount: Int) -> [any ImageTransforming] {
+        var edits = effects
+        if flipHorizontal || flipVertical { edits.insert(.flip(horizontal: flipHorizontal, vertical: flipVertical), at: 0) }
+        if rotate != 0 { edits.insert(.rotate(degrees: rotate), at: 0) }
+        return edits.map { $0.transformer(maxPixelCount: maxPixelCount) }
     }
 }

@@ -1,8 +1,6 @@
 public import WebImage
 
 extension WebImageError.Code {
-    /// An image URL's processing options or source could not be parsed (HTTP `400`).
-    public static let invalidProcessingOptions = WebImageError.Code(rawValue: "invalidProcessingOptions")
     /// An image URL's signature is missing, malformed or signs another path (HTTP `403`).
     public static let invalidSignature = WebImageError.Code(rawValue: "invalidSignature")
     /// The source is of a kind the service does not fetch, or a `local://` path outside the root (HTTP `403`).

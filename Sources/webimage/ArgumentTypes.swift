@@ -141,12 +141,12 @@ struct TransformOptions: ParsableArguments {
     /// itself for one (so a lone `--resize` keeps its cache key), a chain for more.
     func pipeline(arguments: [String]) throws -> (any ImageTransforming)? {
         let steps = EditOrder.steps(in: arguments)
-        var counts = edits.parsedCounts
+        var counts = Dictionary(uniqueKeysWithValues: edits.parsedCounts.map { ($0.key.optionName, $0.value) })
         counts["--resize"] = resize == nil ? 0 : 1
         for (option, count) in counts where steps.filter({ $0.option == option }).count != count {
             throw ValidationError("cannot tell the order of \(option) on the command line")
         }
-        let transformers: [any ImageTransforming] = try steps.map { step in
+        let transformers: [any ImageTransforming] = try steps.compactMap { step in
             guard step.option == "--resize", let resize else { return try edits.transformer(for: step) }
             return ResizeTransformer(
                 size: resize.size, mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,

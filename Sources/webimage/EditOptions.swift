@@ -3,29 +3,33 @@ import WebImageCodecs
 
 /// The pixel edits `fetch` and `convert` apply, in the order they are given on the command line
 /// (together with `--resize`): one pipeline, one cache key.
+///
+/// The options are declared here for their help and so that ArgumentParser knows them; their
+/// values are read, checked and turned into transformers by the core's `Edit` (the grammar the
+/// service's URL options share), in the order ``EditOrder`` recovers.
 struct EditOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Rotate clockwise by DEG degrees (multiples of 90 are exact; others grow the canvas).", valueName: "DEG"))
-    var rotate: [NumberArgument] = []
+    @Option(help: ArgumentHelp("Rotate clockwise by DEG degrees, within ±3600 (multiples of 90 are exact; others grow the canvas).", valueName: "DEG"))
+    var rotate: [String] = []
 
     @Option(help: ArgumentHelp("Mirror: h (left–right), v (top–bottom) or hv.", valueName: "h|v|hv"))
-    var flip: [FlipArgument] = []
+    var flip: [String] = []
 
     @Option(help: ArgumentHelp("Gaussian blur of standard deviation SIGMA pixels (0–2000).", valueName: "SIGMA"))
-    var blur: [NumberArgument] = []
+    var blur: [String] = []
 
     @Flag(help: "Sharpen (unsharp mask: sigma 1, amount 1).")
     var sharpen: Int
 
     @Option(
         name: .customLong("round-corner"),
-        help: ArgumentHelp("Round the corners with radius R, optionally a border BORDER px wide in COLOR.", valueName: "R[:BORDER:COLOR]"))
-    var roundCorner: [RoundCornerArgument] = []
+        help: ArgumentHelp("Round the corners with radius R, optionally a border BORDER px wide (in COLOR, default black).", valueName: "R[:BORDER[:COLOR]]"))
+    var roundCorner: [String] = []
 
     @Flag(help: "Cut the centred square as a circle.")
     var circle: Int
 
-    @Option(help: ArgumentHelp("Tint with COLOR (#rgb, #rrggbb, #rrggbbaa or a name), blend MODE normal|multiply|screen|overlay|darken|lighten.", valueName: "COLOR[:MODE]"))
-    var tint: [TintArgument] = []
+    @Option(help: ArgumentHelp("Tint with COLOR (#rgb, #rrggbb, #rrggbbaa, a name or R:G:B), blend MODE normal|multiply|screen|overlay|darken|lighten.", valueName: "COLOR[:MODE]"))
+    var tint: [String] = []
 
     @Flag(help: "Convert to greyscale.")
     var grayscale: Int
@@ -33,8 +37,20 @@ struct EditOptions: ParsableArguments {
     @Flag(help: "Sepia tone.")
     var sepia: Int
 
-    @Option(help: ArgumentHelp("Crop to WxH placed by --gravity, or to WxH at offset +X+Y.", valueName: "WxH[+X+Y]"))
-    var crop: [CropArgument] = []
+    @Option(help: ArgumentHelp("Scale the brightness by FACTOR (0–10; 1 keeps it).", valueName: "FACTOR"))
+    var brightness: [String] = []
+
+    @Option(help: ArgumentHelp("Scale the contrast by FACTOR (0–10; 1 keeps it).", valueName: "FACTOR"))
+    var contrast: [String] = []
+
+    @Option(help: ArgumentHelp("Scale the saturation by FACTOR (0–10; 1 keeps it, 0 is grey).", valueName: "FACTOR"))
+    var saturation: [String] = []
+
+    @Flag(help: "Invert the colours.")
+    var invert: Int
+
+    @Option(help: ArgumentHelp("Crop to WxH placed by --gravity, or to WxH at offset +X+Y (or W:H[:GRAVITY], 0 keeping a side whole).", valueName: "WxH[+X+Y]"))
+    var crop: [String] = []
 
     @Option(help: ArgumentHelp("Where --crop WxH goes: \(GravityArgument.allNames.joined(separator: "|")) (default center).", valueName: "GRAVITY"))
     var gravity: GravityArgument?
@@ -43,61 +59,60 @@ struct EditOptions: ParsableArguments {
     var filter: FilterArgument?
 
     func validate() throws {
-        for sigma in blur where !(0...2000).contains(sigma.value) {
-            throw ValidationError("--blur must be between 0 and 2000 (got \(sigma.value))")
+        let crops = try crop.compactMap { value -> Edit.Crop? in
+            guard case .crop(let region)? = try Self.edit(EditOrder.Step(option: "--crop", value: value)) else { return nil }
+            return region
         }
-        for crop in crop { try crop.size.check(option: "--crop") }
-        if gravity != nil && !crop.contains(where: { $0.offset == nil }) {
+        for region in crops where region.width > 0 && region.height > 0 {
+            let size = PixelSize(width: region.width, height: region.height)
+            guard size.pixelCount <= OptionLimits.maxPixelCount else {
+                throw ValidationError("--crop asks for \(size.pixelCount) pixels, over the limit of \(OptionLimits.maxPixelCount)")
+            }
+        }
+        if gravity != nil && !crops.contains(where: { $0.origin == nil }) {
             throw ValidationError("--gravity only applies with --crop WxH (without +X+Y)")
         }
     }
 
-    /// How many steps of each kind were parsed, by option name (to check the order scan).
-    var parsedCounts: [String: Int] {
+    /// How many steps of each kind ArgumentParser parsed (to check the order scan).
+    var parsedCounts: [Edit.Kind: Int] {
         [
-            "--rotate": rotate.count, "--flip": flip.count, "--blur": blur.count, "--sharpen": sharpen,
-            "--round-corner": roundCorner.count, "--circle": circle, "--tint": tint.count,
-            "--grayscale": grayscale, "--sepia": sepia, "--crop": crop.count,
+            .rotate: rotate.count, .flip: flip.count, .blur: blur.count, .sharpen: sharpen,
+            .roundCorner: roundCorner.count, .circle: circle, .tint: tint.count, .grayscale: grayscale,
+            .sepia: sepia, .brightness: brightness.count, .contrast: contrast.count,
+            .saturation: saturation.count, .invert: invert, .crop: crop.count,
         ]
     }
 
-    /// The transformer one step of the command line stands for.
-    func transformer(for step: EditOrder.Step) throws -> any ImageTransforming {
-        func parsed<T: ExpressibleByArgument>(_ type: T.Type) throws -> T {
-            guard let value = step.value.flatMap(T.init(argument:)) else {
-                throw ValidationError("\(step.option): cannot read '\(step.value ?? "")'")
-            }
-            return value
+    /// The edit one step of the command line stands for (nil if it switches itself off); a bad
+    /// value is a usage error naming the option.
+    static func edit(_ step: EditOrder.Step) throws -> Edit? {
+        do {
+            return try Edit(option: step.option, value: step.value)
+        } catch let error as WebImageError {
+            throw ValidationError(error.message)
         }
-        switch step.option {
-        case "--rotate": return RotateTransformer(degrees: try parsed(NumberArgument.self).value)
-        case "--flip": return try parsed(FlipArgument.self).transformer
-        case "--blur": return GaussianBlurTransformer(sigma: try parsed(NumberArgument.self).value)
-        case "--sharpen": return SharpenTransformer()
-        case "--round-corner": return try parsed(RoundCornerArgument.self).transformer
-        case "--circle": return RoundCornerTransformer.circle()
-        case "--tint": return try parsed(TintArgument.self).transformer
-        case "--grayscale": return ColorMatrixTransformer.grayscale()
-        case "--sepia": return ColorMatrixTransformer.sepia()
-        case "--crop":
-            let crop = try parsed(CropArgument.self)
-            if let offset = crop.offset {
-                return CropTransformer(
-                    rect: PixelRect(x: offset.x, y: offset.y, width: crop.size.size.width, height: crop.size.size.height))
-            }
-            return GravityCropTransformer(size: crop.size.size, anchor: gravity?.anchor ?? .gravity(.center))
-        default:
-            throw ValidationError("\(step.option) is not a transform option")
+    }
+
+    /// The transformer one edit step of the command line stands for: a crop without an offset or
+    /// a gravity of its own is placed by `--gravity`.
+    func transformer(for step: EditOrder.Step) throws -> (any ImageTransforming)? {
+        guard var edit = try Self.edit(step) else { return nil }
+        if case .crop(var region) = edit, region.origin == nil, region.gravity == nil {
+            region.gravity = gravity?.anchor
+            edit = .crop(region)
         }
+        return edit.transformer(maxPixelCount: OptionLimits.maxPixelCount)
     }
 }
 
 /// The order of the transform options on the command line.
 ///
 /// ArgumentParser keeps each option's values in order but not the order across options, so the raw
-/// arguments are scanned: every `--name VALUE`, `--name=VALUE` or flag of the transform options,
-/// up to a `--` terminator. The scan is then checked against what ArgumentParser parsed (the same
-/// count of each option), so the two can never disagree silently.
+/// arguments are scanned: every `--name VALUE`, `--name=VALUE` or flag of the transform options
+/// (`--resize` and every `Edit.Kind`'s option), up to a `--` terminator. The scan is then checked
+/// against what ArgumentParser parsed (the same count of each option), so the two can never
+/// disagree silently.
 enum EditOrder {
     /// One transform option as written.
     struct Step: Equatable {
@@ -106,9 +121,9 @@ enum EditOrder {
     }
 
     /// Transform options that take a value.
-    static let valued: Set<String> = ["--rotate", "--flip", "--blur", "--round-corner", "--tint", "--crop", "--resize"]
+    static let valued: Set<String> = Set(Edit.Kind.allCases.filter { !$0.isFlag }.map(\.optionName) + ["--resize"])
     /// Transform options that are flags.
-    static let flags: Set<String> = ["--sharpen", "--circle", "--grayscale", "--sepia"]
+    static let flags: Set<String> = Set(Edit.Kind.allCases.filter(\.isFlag).map(\.optionName))
 
     /// The transform steps in `arguments` (a command line without the program name), in order.
     static func steps(in arguments: [String]) -> [Step] {

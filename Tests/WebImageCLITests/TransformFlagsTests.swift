@@ -61,13 +61,37 @@ struct TransformFlagsTests {
         }
     }
 
+    @Test("the URL's steps and spellings work as flags: colour filters, R:G:B colours, W:H:GRAVITY crops")
+    func urlVocabulary() async throws {
+        try await withTemporaryDirectory { directory in
+            let source = Image(pixels: try writeSource(in: directory))
+            let flags = try await convert(
+                ["--brightness", "1.2", "--contrast=0.8", "--saturation", "0.5", "--invert", "--crop", "20:10:soea",
+                 "--tint", "255:128:0:multiply", "--round-corner", "3:1", "--flip", "1:1"],
+                in: directory)
+            let library = try ChainedTransformer([
+                ColorMatrixTransformer.brightness(1.2), ColorMatrixTransformer.contrast(0.8),
+                ColorMatrixTransformer.saturation(0.5), ColorMatrixTransformer.invert(),
+                GravityCropTransformer(size: PixelSize(width: 20, height: 10), anchor: .gravity(.southEast)),
+                TintTransformer(color: RGBA8(r: 255, g: 128, b: 0), blendMode: .multiply),
+                RoundCornerTransformer(radius: 3, borderWidth: 1), FlipTransformer(horizontal: true, vertical: true),
+            ]).transform(source)
+            #expect(flags == library.pixels)
+            // The same edits written as URL segments make the same pixels.
+            let segments = ["br:1.2", "co:0.8", "sa:0.5", "iv", "c:20:10:soea", "tn:ff8000:multiply", "rc:3:1", "fl:hv"]
+            let edits = try segments.compactMap { try Edit(parsing: $0) }
+            #expect(flags == (try ChainedTransformer(edits.map { $0.transformer() }).transform(source)).pixels)
+        }
+    }
+
     @Test("Invalid values and misplaced modifiers are usage errors (exit 2) with a message")
     func invalid() async throws {
         try await withTemporaryDirectory { directory in
             _ = try writeSource(in: directory)
             let cases: [([String], String)] = [
                 (["--rotate", "abc"], "--rotate"), (["--rotate", "nan"], "--rotate"), (["--flip", "x"], "--flip"),
-                (["--blur", "-1"], "--blur"), (["--blur", "3000"], "--blur"), (["--round-corner", "5:2"], "--round-corner"),
+                (["--blur", "-1"], "--blur"), (["--blur", "3000"], "--blur"), (["--rotate", "4000"], "--rotate"),
+                (["--brightness", "11"], "--brightness"), (["--saturation", "x"], "--saturation"), (["--round-corner", "5:2:nocolour"], "--round-corner"),
                 (["--round-corner", "-3"], "--round-corner"), (["--tint", "nocolour"], "--tint"),
                 (["--tint", "red:dodge"], "--tint"), (["--crop", "0x5"], "--crop"), (["--crop", "5x5+1"], "--crop"),
                 (["--crop", "5x5", "--gravity", "up"], "--gravity"), (["--filter", "cubic", "--resize", "5x5"], "--filter"),
