@@ -153,7 +153,7 @@ let package = Package(
             name: "webimage-player-probe", dependencies: ["WebImageCodecs", "WebImageTesting"], swiftSettings: swiftSettings),
 
         // MARK: Shipped test kit.
-        .target(name: "WebImageTesting", dependencies: ["WebImage"], swiftSettings: swiftSettings),
+        .target(name: "WebImageTesting", dependencies: ["WebImage", "CLCMS2"], swiftSettings: swiftSettings),
 
         // MARK: Foundation's HTTPCookieStorage as the HTTP loader's cookie store. On Linux it lives in
         // FoundationNetworking, which maps libcurl and ~25 libraries at start: only programs that
@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(name: "WebImageAVIFTests", dependencies: ["WebImageAVIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageHEIFTests", dependencies: ["WebImageHEIF", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "WebImageColorTests", dependencies: ["WebImageColor", "WebImageCodecs", "WebImageTesting", "CLCMS2"],
+            name: "WebImageColorTests", dependencies: ["WebImageColor", "WebImageCodecs", "WebImageTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageCodecsTests",

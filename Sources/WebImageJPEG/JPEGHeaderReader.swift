@@ -3,7 +3,8 @@ public import WebImage
 
 extension JPEGCoder: ImageHeaderReading {
     /// Reads a JPEG's header with libjpeg (`jpeg_read_header`: the markers up to the first scan),
-    /// without decompressing: the stored size and the EXIF orientation. JPEGs have no alpha.
+    /// without decompressing: the stored size, the EXIF orientation and the ICC profile. JPEGs have
+    /// no alpha.
     public func readHeader(_ data: Data) throws -> ImageHeader {
         guard canDecode(data) else { throw WebImageError.badData("not JPEG data (no SOI marker)") }
         return try data.withUnsafeBytes { bytes in
@@ -11,7 +12,8 @@ extension JPEGCoder: ImageHeaderReading {
             let decompression = try JPEGDecompression(maxPixelCount: 0)
             let header = try decompression.readHeader(bytes)
             let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
-            return ImageHeader(format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: orientation)
+            return ImageHeader(
+                format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: orientation, colorProfile: header.pixelProfile)
         }
     }
 }

@@ -24,7 +24,7 @@ extension PNGCoder: ImageHeaderReading {
                 format: isAPNG ? .apng : .png, pixelSize: header.size, frameCount: animation?.frames.count ?? 1,
                 loopCount: animation?.loopCount, frameDurations: animation?.frames.map(\.duration),
                 storedFrameDurations: animation?.frames.map(\.storedDuration),
-                hasAlpha: header.hasAlpha, orientation: .up)
+                hasAlpha: header.hasAlpha, orientation: .up, colorProfile: PNGColorProfile.read(bytes, header: header))
         }
     }
 }

@@ -54,6 +54,7 @@ struct ImageProcessor: Sendable {
         decoding.firstFrameOnly = !animate
         decoding.maxPixelCount = limits.maxSourcePixels
         decoding.maxAnimationPixelCount = limits.maxAnimationPixels
+        decoding.colorPolicy = options.colorPolicy
         if options.crop == nil {
             decoding.thumbnailPixelSize = plan?.decodeBox(displayed: displayed)
             // The resize below makes the exact size: a JPEG stops at its DCT scale (one resample).

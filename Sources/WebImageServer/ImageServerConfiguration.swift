@@ -1,7 +1,7 @@
 public import Foundation
 public import WebImageHTTP
 public import WebImageRedis
-import WebImage
+public import WebImage
 
 /// Settings of an ``ImageServer``: where it listens, how URLs are signed, where sources may come
 /// from, the limits checked before work, admission control and caching. Every field is defaulted.
@@ -85,6 +85,9 @@ public struct ImageServerConfiguration: Sendable {
     public var errorCacheMaxAge = 10
     /// Quality (1–100) of lossy outputs when the URL names none (default 80).
     public var defaultQuality = 80
+    /// What happens to a source's colour profile unless the URL says (`scp`): converted to sRGB
+    /// and stripped (the default, as imgproxy), kept, or ignored (`serve --colour`).
+    public var colorPolicy = ColorPolicy.sRGB
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true

@@ -117,7 +117,9 @@ final class ImageService: Sendable {
             // The signature first: nothing of an unsigned path is parsed or reported.
             try checkSignature(path)
             let parsed = try ImagePath(parsing: path)
-            var options = try ProcessingOptions(segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension)
+            var options = try ProcessingOptions(
+                segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
+                colorPolicy: configuration.colorPolicy)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")

@@ -1,15 +1,17 @@
-import WebImage
+public import WebImage
 
 extension ProcessingOptions {
-    /// Parses option segments (`name:arg:arg`, as in the URL path) in order; an unknown name, a
+    /// Parses option segments (`name:arg:arg`, as in the URL path) in order, starting from
+    /// `colorPolicy` (the service's `--colour`); an unknown name, a
     /// missing or bad argument, or a size over `maxDimension` throws ``WebImage/WebImageError``
     /// code ``WebImage/WebImageError/Code/invalidProcessingOptions`` (size: `tooLarge`) naming it.
     ///
     /// ```swift
     /// let options = try ProcessingOptions(segments: ["rs:fill:256:256", "q:70", "f:webp"])
     /// ```
-    public init(segments: [Substring], maxDimension: Int = 8192) throws {
+    public init(segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB) throws {
         self.init()
+        self.colorPolicy = colorPolicy
         for segment in segments {
             var reader = OptionArguments(segment: segment)
             try apply(&reader)
@@ -55,6 +57,7 @@ extension ProcessingOptions {
                 format = .explicit(named)
             }
         case "bg", "background": background = try reader.color()
+        case "scp", "strip_color_profile": colorPolicy = try reader.bool() ? .sRGB : .keep
         default:
             guard let kind = Edit.Kind(named: reader.name) else {
                 throw WebImageError(.invalidProcessingOptions, "unknown option '\(reader.name)'")

@@ -71,6 +71,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var format = Format.auto
     /// What transparent pixels become in formats without alpha (`bg`; default white).
     public var background: RGBA8?
+    /// What happens to the source's colour profile: converted to sRGB and stripped (imgproxy's
+    /// `scp:1`, the default), kept with the pixels as stored (`scp:0`), or ignored (the service's
+    /// `--colour ignore`). Part of ``canonicalKey`` when not sRGB.
+    public var colorPolicy = ColorPolicy.sRGB
     /// The effects, in URL order (never rotate, flip or crop: they are the fields above).
     public var effects: [Edit] = []
 
@@ -94,6 +98,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if flipHorizontal || flipVertical { parts.append(Edit.flip(horizontal: flipHorizontal, vertical: flipVertical).key) }
         if let quality { parts.append("q:\(quality)") }
         if let background { parts.append("bg:\([background.r, background.g, background.b, background.a].hexString)") }
+        if colorPolicy != .sRGB { parts.append("cp:\(colorPolicy.rawValue)") }
         parts += effects.map(\.key)
         return parts.joined(separator: "/")
     }

@@ -98,6 +98,13 @@ struct TransformOptions: ParsableArguments {
             valueName: "N"))
     var maxPixels: Int?
 
+    @Option(
+        name: [.customLong("colour"), .customLong("color")],
+        help: ArgumentHelp(
+            "An embedded colour profile: srgb converts the pixels to sRGB (default), keep leaves them and writes the profile where the output format carries one (JPEG, PNG; others get sRGB), ignore leaves them and drops it.",
+            valueName: "srgb|keep|ignore"))
+    var colour: ColourArgument = .srgb
+
     @OptionGroup(title: "Transforms (applied in the order given, --resize included)")
     var edits: EditOptions
 
@@ -124,6 +131,7 @@ struct TransformOptions: ParsableArguments {
         var options = ImageDecodingOptions(firstFrameOnly: firstFrameOnly)
         if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
         options.draft = draftsThumbnail
+        options.colorPolicy = colour.policy
         if let maxPixels { options.maxPixelCount = maxPixels }
         return options
     }
@@ -160,4 +168,11 @@ struct TransformOptions: ParsableArguments {
     }
 
     var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality) / 100) }
+}
+
+/// `--colour srgb|keep|ignore`.
+enum ColourArgument: String, ExpressibleByArgument, CaseIterable {
+    case srgb, keep, ignore
+
+    var policy: ColorPolicy { ColorPolicy(rawValue: rawValue) ?? .sRGB }
 }

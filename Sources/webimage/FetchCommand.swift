@@ -97,6 +97,7 @@ struct FetchCommand: AsyncParsableCommand {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
             thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
+            colorPolicy: transform.colour.policy,
             transformer: transform.transformer, format: format?.format,
             encoding: transform.encodingOptions, progressive: progressive)
     }

@@ -12,6 +12,8 @@ struct FetchSettings: Sendable {
     var draft = false
     /// The pixel limit of sources (`--max-pixels`); nil: the manager's.
     var maxPixels: Int?
+    /// What happens to an embedded colour profile (`--colour`).
+    var colorPolicy = ColorPolicy.sRGB
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
@@ -40,6 +42,7 @@ struct FetchSettings: Sendable {
             request.decoding.draft = draft
         }
         request.decoding.maxPixelCount = maxPixels
+        request.decoding.colorPolicy = colorPolicy
         request.transformer = transformer
         if keepsOriginalBytes { request.options.insert(.queryMemoryData) }
         // The process may exit right after the last response: stores must be on disk by then.

@@ -88,6 +88,8 @@ struct ImageInfo: Encodable {
     var storedDurations: [Double]?
     var orientation: Int
     var hasAlpha: Bool
+    /// The embedded colour profile, when there is one (JPEG and PNG are read).
+    var colorProfile: ColorProfileInfo?
     var fileSize: Int
     var memoryCost: Int
 
@@ -102,6 +104,7 @@ struct ImageInfo: Encodable {
         storedDurations = header.storedFrameDurations
         orientation = (header.orientation ?? .up).rawValue
         hasAlpha = header.hasAlpha ?? false
+        colorProfile = header.colorProfile.map(ColorProfileInfo.init)
         self.fileSize = fileSize
         memoryCost = header.decodedByteCount
     }
@@ -124,6 +127,7 @@ struct ImageInfo: Encodable {
         lines += [
             "orientation:  \(orientation)",
             "alpha:        \(hasAlpha ? "yes" : "no")",
+            "colour:       \(colorProfile?.text ?? "sRGB (no profile)")",
             "file size:    \(fileSize) bytes",
             "memory cost:  \(memoryCost) bytes decoded",
         ]
@@ -149,5 +153,29 @@ struct ImageInfo: Encodable {
         let ms = seconds * 1000
         if abs(ms - ms.rounded()) < 1e-6 { return String(format: "%.0f ms", ms) }
         return String(format: "%.2f ms", ms)
+    }
+}
+
+/// What `info` says of an embedded colour profile.
+struct ColorProfileInfo: Encodable {
+    /// The profile's description tag, when it has one.
+    var name: String?
+    /// `rgb`, `gray`, `cmyk` or `other`.
+    var space: String
+    var bytes: Int
+    /// Whether it is sRGB for all practical purposes (decoding leaves the pixels as they are).
+    var isSRGB: Bool
+
+    init(_ profile: ColorProfile) {
+        name = profile.name
+        space = profile.colorSpace.rawValue
+        bytes = profile.data.count
+        isSRGB = (try? LCMSColorConverter.shared.isSRGB(profile)) ?? false
+    }
+
+    /// `Display P3 (RGB ICC profile, 536 bytes; converted to sRGB when decoded)`.
+    var text: String {
+        let effect = isSRGB ? "sRGB already" : "converted to sRGB when decoded"
+        return "\(name ?? "unnamed") (\(space.uppercased()) ICC profile, \(bytes) bytes; \(effect))"
     }
 }

@@ -73,6 +73,12 @@ struct ServeCommand: AsyncParsableCommand {
     var errorTtl: Int?
     @Option(help: ArgumentHelp("Default quality of lossy outputs, 1–100 (default 80).", valueName: "Q"))
     var quality: Int?
+    @Option(
+        name: [.customLong("colour"), .customLong("color")],
+        help: ArgumentHelp(
+            "A source's colour profile unless the URL says (scp:1/scp:0): srgb converts and strips it (default), keep leaves the pixels and writes it where the format carries one, ignore drops it.",
+            valueName: "srgb|keep|ignore"))
+    var colour: ColourArgument?
     @Flag(help: "Never answer AVIF to f:auto (WebP only).")
     var noAvif = false
     @Flag(help: "No access log lines.")

@@ -164,6 +164,14 @@ struct ServeSettings {
             configuration.errorCacheMaxAge = value
         }
         if let value = try integer(command.quality, "QUALITY", option: "--quality", in: Range.quality) { configuration.defaultQuality = value }
+        if let colour = command.colour {
+            configuration.colorPolicy = colour.policy
+        } else if let text = env("COLOUR") {
+            guard let colour = ColourArgument(rawValue: text) else {
+                throw Self.bad("WEBIMAGE_COLOUR=\(text) is not srgb, keep or ignore (--colour)")
+            }
+            configuration.colorPolicy = colour.policy
+        }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")

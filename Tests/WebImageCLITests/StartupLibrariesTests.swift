@@ -26,7 +26,7 @@ struct StartupLibrariesTests {
                 let (run, libraries) = try await Self.librariesLoaded(by: ["convert", "a.png", "b.jpg"], in: directory)
                 #expect(run.status == 0, "\(run.stderr.suffix(2000))")
                 #expect(libraries.contains { $0.hasPrefix("libjpeg") }, "the loader's report is read: \(libraries)")
-                for lazy in ["libavif", "libheif", "libjxl", "librsvg", "libcairo", "libglib"] {
+                for lazy in ["libavif", "libheif", "libjxl", "librsvg", "libcairo", "libglib", "liblcms2"] {
                     #expect(!libraries.contains { $0.hasPrefix(lazy) }, "\(lazy) mapped at start: \(libraries)")
                 }
             }

@@ -1,4 +1,3 @@
-import CLCMS2
 import Foundation
 import WebImage
 import WebImageCodecs
@@ -7,52 +6,9 @@ import WebImageTesting
 /// ICC profiles made by lcms2 for the tests, files carrying them, and an independent reference:
 /// the CIE matrices of Display P3 and sRGB, written here from their published primaries.
 enum ColorFixtures {
-    static let api: webimage_lcms2_api = {
-        var message = [CChar](repeating: 0, count: 256)
-        guard let table = webimage_lcms2_load(&message, message.count) else { fatalError("lcms2 cannot be loaded") }
-        return table.pointee
-    }()
-
-    /// Display P3: DCI-P3 primaries, D65, the sRGB transfer curve (as Apple's phones write it).
-    static let displayP3: ColorProfile = rgbProfile(
-        red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
-        curve: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045], curveType: 4)
-
-    /// sRGB as lcms2 makes it.
-    static let sRGB: ColorProfile = save(api.cmsCreate_sRGBProfile())
-
-    /// A linear (gamma 1) greyscale profile, D65.
-    static let linearGray: ColorProfile = {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var gamma = [1.0]
-        let curve = api.cmsBuildParametricToneCurve(nil, 1, &gamma)
-        defer { api.cmsFreeToneCurve(curve) }
-        return save(api.cmsCreateGrayProfile(&white, curve))
-    }()
-
-    static func rgbProfile(
-        red: (Double, Double), green: (Double, Double), blue: (Double, Double), curve: [Double], curveType: Int32
-    ) -> ColorProfile {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(
-            Red: cmsCIExyY(x: red.0, y: red.1, Y: 1), Green: cmsCIExyY(x: green.0, y: green.1, Y: 1),
-            Blue: cmsCIExyY(x: blue.0, y: blue.1, Y: 1))
-        var parameters = curve
-        let tone = api.cmsBuildParametricToneCurve(nil, curveType, &parameters)
-        defer { api.cmsFreeToneCurve(tone) }
-        var curves: [OpaquePointer?] = [tone, tone, tone]
-        return save(api.cmsCreateRGBProfile(&white, &primaries, &curves))
-    }
-
-    static func save(_ profile: cmsHPROFILE?) -> ColorProfile {
-        guard let profile else { fatalError("lcms2 made no profile") }
-        defer { _ = api.cmsCloseProfile(profile) }
-        var size: cmsUInt32Number = 0
-        _ = api.cmsSaveProfileToMem(profile, nil, &size)
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        _ = api.cmsSaveProfileToMem(profile, &bytes, &size)
-        return ColorProfile(iccData: Data(bytes))!
-    }
+    static let displayP3 = TestColorProfiles.displayP3
+    static let sRGB = TestColorProfiles.sRGB
+    static let linearGray = TestColorProfiles.linearGray
 
     // MARK: Files
 
@@ -62,14 +18,7 @@ enum ColorFixtures {
         let image = Image(pixels: ImageFixtures.gradient(width: 48, height: 32), format: .jpeg)
         let plain = try JPEGCoder().encode(image, as: .jpeg, options: ImageEncodingOptions())
         guard let profile else { return plain }
-        let bytes = [UInt8](profile.data)
-        let parts = stride(from: 0, to: bytes.count, by: partSize).map { Array(bytes[$0..<min($0 + partSize, bytes.count)]) }
-        var segments: [UInt8] = []
-        for sequence in order ?? Array(1...parts.count) {
-            let payload = Array("ICC_PROFILE\0".utf8) + [UInt8(sequence), UInt8(count ?? parts.count)] + parts[sequence - 1]
-            segments += [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-        }
-        return Data(plain.prefix(2) + segments + plain.dropFirst(2))
+        return TestColorProfiles.embedding(profile, inJPEG: plain, partSize: partSize, order: order, count: count)
     }
 
     /// A 16×16 PNG of colour type `colorType` (0 grey, 2 RGB) with an `iCCP` chunk holding

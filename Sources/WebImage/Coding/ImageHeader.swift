@@ -31,11 +31,14 @@ public struct ImageHeader: Hashable, Sendable {
     public var hasAlpha: Bool?
     /// The EXIF orientation, `.up` when none is stored; nil when the format's header does not say.
     public var orientation: ImageOrientation?
+    /// The embedded colour profile a decode would apply (``Image/colorProfile``); nil for none or
+    /// for a format whose reader does not look (JPEG and PNG do).
+    public var colorProfile: ColorProfile?
 
     public init(
         format: ImageFormat, pixelSize: PixelSize, frameCount: Int = 1, loopCount: Int? = nil,
         frameDurations: [Double]? = nil, storedFrameDurations: [Double]? = nil, hasAlpha: Bool? = nil,
-        orientation: ImageOrientation? = nil
+        orientation: ImageOrientation? = nil, colorProfile: ColorProfile? = nil
     ) {
         self.format = format
         self.pixelSize = pixelSize
@@ -45,6 +48,7 @@ public struct ImageHeader: Hashable, Sendable {
         self.storedFrameDurations = storedFrameDurations ?? frameDurations
         self.hasAlpha = hasAlpha
         self.orientation = orientation
+        self.colorProfile = colorProfile
     }
 
     /// Whether the image has more than one frame.
