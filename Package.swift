@@ -316,6 +316,7 @@ let package = Package(
                 "WebImageServer", "WebImageKit", "WebImageRedis", "WebImageHTTPTesting", "WebImageTesting", "webimage-svg-render",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

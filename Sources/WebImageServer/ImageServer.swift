@@ -96,10 +96,10 @@ public final class ImageServer: Sendable {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         if let redis = tiers.redis { await checkRedis(redis) }
-        let responder = ImageResponder(service: service, readiness: readiness, logger: logger)
+        let router = ServiceRouter.make(service: service, readiness: readiness, logger: logger)
         let headerTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerTimeout))
         let app = Application(
-            responder: responder,
+            router: router,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [HeaderTimeoutHandler(timeout: headerTimeout)],

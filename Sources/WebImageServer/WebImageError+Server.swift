@@ -66,3 +66,6 @@ struct FailureAnswer: Sendable, Equatable {
         self.message = message
     }
 }
+
+/// A route throws a ``FailureAnswer`` for a refusal of its own (``FailureAnswerMiddleware`` answers it).
+extension FailureAnswer: Error {}

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import WebImageHTTPTesting
@@ -22,7 +23,8 @@ struct ServiceHarness {
     static let key = try! URLSigningKey(keyHex: "7365637265742d6b6579", saltHex: "73616c7479")
 
     static func start(
-        origin existing: LoopbackHTTPServer? = nil, configure: (inout ImageServerConfiguration) -> Void = { _ in }
+        origin existing: LoopbackHTTPServer? = nil, logger: Logger = Logger(label: "WebImage.Server"),
+        configure: (inout ImageServerConfiguration) -> Void = { _ in }
     ) async throws -> ServiceHarness {
         let origin: LoopbackHTTPServer
         if let existing { origin = existing } else { origin = try await LoopbackHTTPServer.start() }
@@ -37,7 +39,7 @@ struct ServiceHarness {
         configuration.limits.requestTimeout = .seconds(600)
         configuration.drainDelay = .zero
         configure(&configuration)
-        let server = try ImageServer(configuration: configuration)
+        let server = try ImageServer(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let runner = Task {
             try await server.run(gracefulShutdownSignals: []) { port in
@@ -103,10 +105,11 @@ struct ServiceHarness {
 
     /// Runs `body` with a started harness, stopping it afterwards whatever happens.
     static func with(
-        origin: LoopbackHTTPServer? = nil, configure: (inout ImageServerConfiguration) -> Void = { _ in },
+        origin: LoopbackHTTPServer? = nil, logger: Logger = Logger(label: "WebImage.Server"),
+        configure: (inout ImageServerConfiguration) -> Void = { _ in },
         _ body: (ServiceHarness) async throws -> Void
     ) async throws {
-        let harness = try await start(origin: origin, configure: configure)
+        let harness = try await start(origin: origin, logger: logger, configure: configure)
         do {
             try await body(harness)
         } catch {
