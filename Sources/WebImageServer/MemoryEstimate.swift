@@ -9,9 +9,12 @@ import WebImage
 ///
 /// The encoders' factors were measured (peak resident size of `webimage convert` or `serve` less
 /// the decode, the copies, the result and the process's own memory): PNG, GIF and TIFF under 1
-/// byte a pixel, JPEG 4.2, WebP 11–15 (lossy, libwebp's YUV planes and analysis), AVIF 15.2 (19.7
-/// for a 24 MP JPEG to 8192 × 5461, 1.2 GB in all), HEIC 16.1 (x265), JPEG XL 70 (libjxl 0.7). They
-/// are rounded up; unknown formats count as JPEG XL. A 16 MP PNG with alpha rendered at 2040
+/// byte a pixel, JPEG 4.2, WebP 11–15 (lossy, libwebp's YUV planes and analysis) and 26 for
+/// noise, AVIF 15.2 (19.7 for a 24 MP JPEG to 8192 × 5461, 1.2 GB in all; 17 for noise), HEIC 16.1
+/// (x265) and 30 for noise (a 4 MP noise PNG to 2040 × 2040: `webimage convert` peaked 126 MB
+/// above the same conversion to PNG), JPEG XL 70 (libjxl 0.7). Noise is the encoders' worst case
+/// and what the flood tests render, so it sets the factors; they are rounded up; unknown formats
+/// count as JPEG XL. A 16 MP PNG with alpha rendered at 2040
 /// pixels as WebP peaked 215 MB above the idle process against an estimate of 85 MB before the
 /// decoder's whole-size buffer, the alpha copy and WebP's factor were counted (issue 24: four at
 /// once reached 630 MB under a 300 MB budget).
@@ -21,9 +24,9 @@ enum MemoryEstimate {
         switch format {
         case .png, .apng, .gif, .tiff: 1
         case .jpeg: 5
-        case .webp: 16
+        case .webp: 28
         case .avif: 20
-        case .heic, .heif: 17
+        case .heic, .heif: 32
         case .jpegXL: 72
         default: 72
         }

@@ -199,7 +199,7 @@ struct MemoryAdmissionTests {
         }
     }
 
-    @Test("estimates grow with the result and the encoder: JPEG XL and AVIF weigh most")
+    @Test("estimates grow with the result and the encoder: JPEG XL weighs most, then HEIC, WebP and AVIF")
     func estimates() {
         let decoded = PixelSize(width: 6000, height: 4000)
         let result = PixelSize(width: 8192, height: 5461)
@@ -213,7 +213,7 @@ struct MemoryAdmissionTests {
         // estimates cover them.
         #expect(jxl >= 2_330_000_000)
         #expect(avif >= 1_000_000_000 && avif < jxl)
-        #expect(png < estimate(.webp) && estimate(.webp) < avif)
+        #expect(png < avif && avif < estimate(.webp) && estimate(.webp) < estimate(.heic) && estimate(.heic) < jxl)
         #expect(estimate(.gif, frames: 100) > png * 50)
         #expect(estimate(.png, alpha: true) - png == decoded.pixelCount * 4)  // the premultiplied copy
         #expect(estimate(.jpegXL, frames: .max, decoded: PixelSize(width: .max, height: 2)) == .max)
