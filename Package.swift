@@ -153,7 +153,10 @@ let package = Package(
             name: "webimage-player-probe", dependencies: ["WebImageCodecs", "WebImageTesting"], swiftSettings: swiftSettings),
 
         // MARK: Shipped test kit.
-        .target(name: "WebImageTesting", dependencies: ["WebImage", "CLCMS2"], swiftSettings: swiftSettings),
+        .target(
+            name: "WebImageTesting",
+            dependencies: ["WebImage", "CLCMS2", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings),
 
         // MARK: Foundation's HTTPCookieStorage as the HTTP loader's cookie store. On Linux it lives in
         // FoundationNetworking, which maps libcurl and ~25 libraries at start: only programs that
@@ -287,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "WebImageHTTPTests",
             dependencies: [
-                "WebImageHTTP", "WebImageHTTPTesting", "WebImageHTTPCookies",
+                "WebImageHTTP", "WebImageHTTPTesting", "WebImageHTTPCookies", "WebImageTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -5,6 +5,7 @@ import WebImageHTTP
 import WebImageHTTPTesting
 import WebImageHTTPCookies
 import Logging
+import WebImageTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -37,9 +38,8 @@ struct HTTPCookieTests {
     }
 
     @Test func withoutAStoreNoCookieIsSentOrKeptAndTheLoaderWarnsOnce() async throws {
-        let lines = LockedValues()
-        var logger = Logger(label: "test.cookies") { _ in CapturingLogHandler(lines: lines) }
-        logger.logLevel = .warning
+        let lines = CapturedLog()
+        let logger = lines.logger(label: "test.cookies", level: .warning)
         try await withServerAndLoader({ $0.cookieStorage = nil; $0.logger = logger }) { server, loader in
             server.route("/login", response: .ok(testBytes(10), headers: [("Set-Cookie", "session=abc; Path=/")]))
             server.route("/a.png", response: .ok(testBytes(100)))
@@ -47,8 +47,8 @@ struct HTTPCookieTests {
             _ = try await loader.load(Self.cookies(ImageLoad.Request(url: server.url("/a.png")))).result()
             #expect(server.log.requests.map { $0.header("Cookie") } == [nil, nil])
         }
-        let warnings = lines.values.filter { $0.contains("no cookieStorage") }
-        #expect(warnings.count == 1, "\(lines.values)")
+        let warnings = lines.lines.filter { $0.contains("no cookieStorage") }
+        #expect(warnings.count == 1, "\(lines.lines)")
     }
 
     @Test func theDefaultStoreIsSharedOnApplePlatformsAndNoneOnLinux() {

@@ -4,6 +4,7 @@ import Testing
 import WebImage
 import WebImageHTTP
 import WebImageHTTPTesting
+import WebImageTesting
 
 @Suite("HTTP loader: progress, events, log lines, metrics, manager", .timeLimit(.minutes(3)))
 struct HTTPEventsTests {
@@ -63,14 +64,13 @@ struct HTTPEventsTests {
     }
 
     @Test func eventsAreLoggedAtDebugLevel() async throws {
-        let lines = LockedValues()
-        var logger = Logger(label: "test.loader") { _ in CapturingLogHandler(lines: lines) }
-        logger.logLevel = .debug
+        let lines = CapturedLog()
+        let logger = lines.logger(label: "test.loader", level: .debug)
         try await withServerAndLoader({ $0.logger = logger }) { server, loader in
             server.route("/log", response: .ok(testBytes(10)))
             _ = try await loader.load(ImageLoad.Request(url: server.url("/log"))).result()
         }
-        let messages = lines.values
+        let messages = lines.lines
         for expected in ["download started", "download received response", "download finished"] {
             #expect(messages.contains { $0.hasPrefix(expected) }, "missing \(expected) in \(messages)")
         }
@@ -110,19 +110,3 @@ struct HTTPEventsTests {
     }
 }
 
-/// Records each message with its metadata as `message key=value …`.
-struct CapturingLogHandler: LogHandler {
-    let lines: LockedValues
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        lines.append(([event.message.description] + fields).joined(separator: " "))
-    }
-}

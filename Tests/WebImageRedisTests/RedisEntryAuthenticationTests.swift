@@ -204,7 +204,7 @@ struct RedisEntryAuthenticationTests {
         let log = CapturedLog()
         let cache = RedisImageCache(
             client: RedisClient(configuration: configuration), keys: try TestKeys.keyring(), configuration: .init(namespace: "auth"),
-            logger: log.logger(), metricsFactory: metrics)
+            logger: log.logger(label: "test.redis", level: .debug), metricsFactory: metrics)
         guard case .authenticationFailed(let message) = await cache.checkHealth() else {
             Issue.record("health \(cache.health), not authenticationFailed")
             return

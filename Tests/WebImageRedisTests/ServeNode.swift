@@ -126,32 +126,3 @@ enum TrustFixture {
     }
 }
 
-/// Log lines a test keeps (a `LogHandler` writing into it).
-final class CapturedLog: Sendable {
-    private let lines = Mutex<[(Logger.Level, String)]>([])
-
-    /// A logger writing here, at `level` and above.
-    func logger(level: Logger.Level = .debug) -> Logger {
-        var logger = Logger(label: "test.redis") { _ in Handler(sink: self) }
-        logger.logLevel = level
-        return logger
-    }
-
-    /// The messages at `level`.
-    func messages(at level: Logger.Level) -> [String] { lines.withLock { $0.filter { $0.0 == level }.map(\.1) } }
-
-    fileprivate func append(_ level: Logger.Level, _ message: String) { lines.withLock { $0.append((level, message)) } }
-
-    private struct Handler: LogHandler {
-        let sink: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .debug
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) { sink.append(event.level, event.message.description) }
-    }
-}

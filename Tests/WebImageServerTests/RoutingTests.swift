@@ -3,6 +3,7 @@ import Logging
 import NIOHTTP1
 import Synchronization
 import Testing
+import WebImageTesting
 
 @testable import WebImageServer
 
@@ -96,8 +97,8 @@ struct RoutingTests {
 
     @Test("the access log middleware writes one line per answer: method, path without query, status, bytes, ms")
     func accessLog() async throws {
-        let lines = LogLines()
-        let logger = Logger(label: "test.server") { _ in LogLines.Handler(lines: lines) }
+        let lines = CapturedLog()
+        let logger = lines.logger(label: "test.server")
         try await ServiceHarness.with(logger: logger, configure: { $0.accessLog = true }) { (harness) async throws in
             let signed = ServiceHarness.signed("w:10", source: harness.origin.url("/a.jpg").absoluteString)
             _ = try await harness.request("/health")
@@ -105,7 +106,7 @@ struct RoutingTests {
             _ = try await harness.request("/ready", method: .POST)
             _ = try await harness.request("/health/x")
             _ = try await harness.request(signed + "?v=1")
-            let logged = lines.values.filter { $0.hasSuffix("ms") }
+            let logged = lines.messages.filter { $0.hasSuffix("ms") }
             let expected = [
                 "GET /health 200 3 ", "HEAD /health 200 3 ", "POST /ready 405 18 ", "GET /health/x 404 27 ",
                 "GET \(signed) 400 ",
@@ -116,33 +117,12 @@ struct RoutingTests {
             }
         }
         // Off, nothing of the kind is written.
-        let quiet = LogLines()
-        let quietLogger = Logger(label: "test.server") { _ in LogLines.Handler(lines: quiet) }
+        let quiet = CapturedLog()
+        let quietLogger = quiet.logger(label: "test.server")
         try await ServiceHarness.with(logger: quietLogger) { (harness) async throws in
             _ = try await harness.request("/health")
-            #expect(!quiet.values.contains { $0.hasPrefix("GET /health") })
+            #expect(!quiet.messages.contains { $0.hasPrefix("GET /health") })
         }
     }
 }
 
-/// Log messages captured in order.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    var values: [String] { lines.withLock { $0 } }
-
-    /// A handler that appends every message to `lines`.
-    struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            lines.lines.withLock { $0.append(event.message.description) }
-        }
-    }
-}
