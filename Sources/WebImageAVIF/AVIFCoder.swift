@@ -61,14 +61,16 @@ public struct AVIFCoder: ImageCoding {
                 let first = try source.frame(at: 0)
                 return Image(
                     pixels: first.pixels, scale: options.scaleFactor, orientation: info.orientation, format: .avif,
-                    animation: source, hasAlpha: info.hasAlpha, originalPixelSize: info.size)
+                    animation: source, hasAlpha: info.hasAlpha, originalPixelSize: info.size,
+                    colorProfile: options.colorPolicy == .ignore ? nil : info.colorProfile)
             }
             let decoded = try session.rgba(at: 0, maxPixelCount: options.maxPixelCount)
             let target = options.targetSize(for: decoded.size, orientation: info.orientation)
             let sized = target == decoded.size ? decoded : Resampler.resample(decoded, to: target)
             return Image(
                 pixels: sized.converted(to: options.alphaMode), scale: options.scaleFactor,
-                orientation: info.orientation, format: .avif, hasAlpha: info.hasAlpha, originalPixelSize: info.size)
+                orientation: info.orientation, format: .avif, hasAlpha: info.hasAlpha, originalPixelSize: info.size,
+                colorProfile: options.colorPolicy == .ignore ? nil : info.colorProfile)
         }
     }
 
@@ -78,10 +80,16 @@ public struct AVIFCoder: ImageCoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the AVIF coder cannot encode \(format)")
         }
+        let profile = image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try AVIFEncoder.encode(animation, hasAlpha: image.hasAlpha, options: options)
+            return try AVIFEncoder.encode(animation, hasAlpha: image.hasAlpha, profile: profile, options: options)
         }
-        return try AVIFEncoder.encode(image.pixels, options: options)
+        return try AVIFEncoder.encode(image.pixels, profile: profile, options: options)
+    }
+
+    /// AVIF carries an RGB colour profile (`colr` of type `prof`).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 }
 
@@ -97,7 +105,7 @@ extension AVIFCoder: ImageHeaderReading {
                 format: .avif, pixelSize: info.size, frameCount: info.frameCount, loopCount: animated ? 0 : nil,
                 frameDurations: animated ? info.durations.map(FrameDurationRule.played) : nil,
                 storedFrameDurations: animated ? info.durations : nil, hasAlpha: info.hasAlpha,
-                orientation: info.orientation)
+                orientation: info.orientation, colorProfile: info.colorProfile)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CAVIF
+import Foundation
 import WebImage
 
 /// What an AVIF container says, read by `avifDecoderParse` without decoding any AV1 data.
@@ -10,6 +11,9 @@ struct AVIFContainerInfo {
     var orientation: ImageOrientation
     /// Each frame's duration in seconds (one entry per frame; 0 for still images).
     var durations: [Double]
+    /// The RGB ICC profile of the `colr` box, when there is one (nclx colour descriptions are
+    /// not turned into profiles yet).
+    var colorProfile: ColorProfile?
 }
 
 /// An `avifDecoder` over bytes that outlive it, positioned on a frame.
@@ -79,7 +83,8 @@ final class AVIFDecoderSession {
             info = AVIFContainerInfo(
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
-                orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations)
+                orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations,
+                colorProfile: Self.colorProfile(of: image.pointee))
         } catch {
             avif.avifDecoderDestroy(decoder)
             throw error
@@ -149,5 +154,15 @@ final class AVIFDecoderSession {
             rgb.rowBytes = UInt32(width * 4)
             try AVIFStatus.check(avif.avifImageYUVToRGB(image, &rgb), while: "converting YUV to RGB")
         }
+    }
+}
+
+extension AVIFDecoderSession {
+    /// The RGB ICC profile `image` carries (libavif reads the `colr` box of type `prof`/`rICC`).
+    static func colorProfile(of image: avifImage) -> ColorProfile? {
+        guard let data = image.icc.data, image.icc.size > 0, image.icc.size <= ColorProfile.maxByteCount,
+            let profile = ColorProfile(iccData: Data(bytes: data, count: image.icc.size)), profile.colorSpace == .rgb
+        else { return nil }
+        return profile
     }
 }

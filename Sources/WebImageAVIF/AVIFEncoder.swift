@@ -9,11 +9,11 @@ enum AVIFEncoder {
     /// Sequence timing: durations are written in milliseconds.
     static let timescale: UInt64 = 1000
 
-    /// Encodes one image.
-    static func encode(_ pixels: PixelBuffer, options: ImageEncodingOptions) throws -> Data {
+    /// Encodes one image, tagged with `profile` when there is one.
+    static func encode(_ pixels: PixelBuffer, profile: ColorProfile? = nil, options: ImageEncodingOptions) throws -> Data {
         let encoder = try makeEncoder(options: options)
         defer { avif.avifEncoderDestroy(encoder) }
-        try add(pixels, to: encoder, withAlpha: !pixels.isOpaque, options: options, duration: 1,
+        try add(pixels, to: encoder, withAlpha: !pixels.isOpaque, profile: profile, options: options, duration: 1,
             flags: AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue)
         return try finish(encoder)
     }
@@ -24,7 +24,9 @@ enum AVIFEncoder {
     /// same) and at least 11 when the duration plays as stored, so rounding never moves a frame
     /// into ``FrameDurationRule``'s 100 ms zone. The loop count is not written (libavif 0.11 has no
     /// edit-list support): players loop forever.
-    static func encode(_ animation: any AnimatedImageSource, hasAlpha: Bool, options: ImageEncodingOptions) throws -> Data {
+    static func encode(
+        _ animation: any AnimatedImageSource, hasAlpha: Bool, profile: ColorProfile? = nil, options: ImageEncodingOptions
+    ) throws -> Data {
         let encoder = try makeEncoder(options: options)
         defer { avif.avifEncoderDestroy(encoder) }
         encoder.pointee.timescale = timescale
@@ -32,12 +34,14 @@ enum AVIFEncoder {
             let frame = try animation.frame(at: index)
             let milliseconds = Self.milliseconds(animation.storedDuration(at: index))
             let flags = index == 0 ? AVIF_ADD_IMAGE_FLAG_FORCE_KEYFRAME.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
-            try add(frame.pixels, to: encoder, withAlpha: hasAlpha, options: options, duration: milliseconds, flags: flags)
+            try add(
+                frame.pixels, to: encoder, withAlpha: hasAlpha, profile: profile, options: options, duration: milliseconds,
+                flags: flags)
         }
         return try finish(encoder)
     }
 
-    /// `seconds` in whole milliseconds for a sample duration (see ``encode(_:hasAlpha:options:)``).
+    /// `seconds` in whole milliseconds for a sample duration (see ``encode(_:hasAlpha:profile:options:)``).
     static func milliseconds(_ seconds: Double) -> UInt64 {
         guard seconds.isFinite, seconds > 0 else { return 1 }
         let ms = min((seconds * 1000).rounded(), Double(UInt32.max))
@@ -60,7 +64,7 @@ enum AVIFEncoder {
     }
 
     private static func add(
-        _ pixels: PixelBuffer, to encoder: UnsafeMutablePointer<avifEncoder>, withAlpha: Bool,
+        _ pixels: PixelBuffer, to encoder: UnsafeMutablePointer<avifEncoder>, withAlpha: Bool, profile: ColorProfile?,
         options: ImageEncodingOptions, duration: UInt64, flags: avifAddImageFlags
     ) throws {
         guard pixels.width > 0, pixels.height > 0 else {
@@ -77,6 +81,12 @@ enum AVIFEncoder {
         image.pointee.matrixCoefficients = UInt16(
             options.lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
         image.pointee.yuvRange = AVIF_RANGE_FULL
+        if let profile {
+            // A `colr` box of type `prof`: readers take it over the nclx description.
+            profile.data.withUnsafeBytes { icc in
+                avif.avifImageSetProfileICC(image, icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count)
+            }
+        }
         let straight = pixels.unpremultiplied()
         var rgb = avifRGBImage()
         avif.avifRGBImageSetDefaults(&rgb, image)

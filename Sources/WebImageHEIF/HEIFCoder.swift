@@ -70,7 +70,8 @@ public struct HEIFCoder: ImageCoding {
             let sized = decoded.size == target ? decoded : Resampler.resample(decoded, to: target)
             return Image(
                 pixels: sized.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: .up,
-                format: format, hasAlpha: primary.hasAlpha, originalPixelSize: size)
+                format: format, hasAlpha: primary.hasAlpha, originalPixelSize: size,
+                colorProfile: options.colorPolicy == .ignore ? nil : primary.colorProfile)
         }
     }
 
@@ -107,7 +108,8 @@ extension HEIFCoder: ImageHeaderReading {
             let primary = try HEIFContext(bytes: bytes).primaryImage()
             let size = primary.size
             guard size.width > 0, size.height > 0 else { throw WebImageError.badData("HEIF primary image has no size") }
-            return ImageHeader(format: format, pixelSize: size, hasAlpha: primary.hasAlpha, orientation: .up)
+            return ImageHeader(
+                format: format, pixelSize: size, hasAlpha: primary.hasAlpha, orientation: .up, colorProfile: primary.colorProfile)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CHEIF
+import Foundation
 import WebImage
 
 /// A parsed HEIF container (`heif_context`) over bytes that outlive it.
@@ -52,6 +53,20 @@ final class HEIFImageHandle {
     }
 
     var hasAlpha: Bool { heif.heif_image_handle_has_alpha_channel(handle) != 0 }
+
+    /// The image's RGB ICC profile (a `colr` box of type `prof` or `rICC`), or nil when it has
+    /// none, only an nclx description (not turned into a profile yet), or an unusable one.
+    var colorProfile: ColorProfile? {
+        let type = heif.heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0, size <= ColorProfile.maxByteCount else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard heif.heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok,
+            let profile = ColorProfile(iccData: Data(bytes)), profile.colorSpace == .rgb
+        else { return nil }
+        return profile
+    }
 
     /// The thumbnails the file carries for this image (usually none or one).
     func thumbnails() -> [HEIFImageHandle] {

@@ -73,5 +73,7 @@ public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
     }
 
     /// JPEG carries an RGB colour profile (APP2).
-    public func writesColorProfile(in format: ImageFormat) -> Bool { canEncode(format) }
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
+    }
 }

@@ -78,6 +78,7 @@ public struct JXLCoder: ImageCoding {
         let stream = try JXLStream(bytes: bytes, wantsPixels: true)
         guard try stream.nextFrame() != nil else { throw WebImageError.badData("JPEG XL data has no frame") }
         let first = try stream.decodeFrame(maxPixelCount: options.maxPixelCount)
+        let profile = options.colorPolicy == .ignore ? nil : stream.colorProfile
         let pixels = first.size == target ? first : Resampler.resample(first, to: target)
         let source =
             animated
@@ -89,7 +90,7 @@ public struct JXLCoder: ImageCoding {
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,
             orientation: info.imageOrientation, format: .jpegXL, animation: source, hasAlpha: info.hasAlphaChannel,
-            originalPixelSize: size)
+            originalPixelSize: size, colorProfile: profile)
     }
 
     /// Encodes `image` as JPEG XL (animated when it has more than one frame and

@@ -1,4 +1,5 @@
 import CJXL
+import Foundation
 import WebImage
 
 /// libjxl's streaming decoder over a whole file, stepped event by event
@@ -15,6 +16,9 @@ final class JXLStream {
     private let wantsPixels: Bool
     /// The basic info, once read.
     private(set) var info: JxlBasicInfo?
+    /// The colour profile the pixels come out in, when it is not sRGB (read with the colour
+    /// encoding, so only when pixels are wanted).
+    private(set) var colorProfile: ColorProfile?
     /// RGBA, 8 bits a channel, rows packed.
     private var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
 
@@ -72,6 +76,7 @@ final class JXLStream {
                 var srgb = JxlColorEncoding()
                 jxl.JxlColorEncodingSetToSRGB(&srgb, (info?.num_color_channels ?? 3) == 1 ? JXL_TRUE : JXL_FALSE)
                 _ = jxl.JxlDecoderSetPreferredColorProfile(decoder, &srgb)
+                colorProfile = dataProfile()
             case JXL_DEC_ERROR:
                 throw WebImageError.badData("JPEG XL data is corrupt (libjxl failed to decode it)")
             case JXL_DEC_NEED_MORE_INPUT:
@@ -80,6 +85,29 @@ final class JXLStream {
                 return status
             }
         }
+    }
+
+    /// The profile of the pixels the decoder writes: nil when that is sRGB (every lossy file,
+    /// which libjxl converts to the preferred sRGB), else its ICC profile (a lossless file keeps
+    /// the space it was encoded in).
+    private func dataProfile() -> ColorProfile? {
+        var encoding = JxlColorEncoding()
+        if jxl.JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+            encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
+            encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB
+        {
+            return nil
+        }
+        var size = 0
+        guard jxl.JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+            size > 0, size <= ColorProfile.maxByteCount
+        else { return nil }
+        var icc = [UInt8](repeating: 0, count: size)
+        guard jxl.JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &icc, size) == JXL_DEC_SUCCESS,
+            let profile = ColorProfile(iccData: Data(icc))
+        else { return nil }
+        let gray = (info?.num_color_channels ?? 3) == 1
+        return profile.colorSpace == (gray ? .gray : .rgb) ? profile : nil
     }
 
     /// Reads up to the basic info (size, alpha, orientation, animation header).

@@ -56,8 +56,12 @@ public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
         return Data(image.colorProfile.map { PNGColorProfile.embedding($0, in: bytes) } ?? bytes)
     }
 
-    /// PNG and APNG carry a colour profile (`iCCP`).
-    public func writesColorProfile(in format: ImageFormat) -> Bool { canEncode(format) }
+    /// PNG and APNG carry an RGB colour profile (`iCCP`). An image whose pixels are all grey is
+    /// written as greyscale, which an RGB profile cannot describe: it goes without, a difference
+    /// only where the profile's grey axis differs from sRGB's.
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
+    }
 
     private func encodedBytes(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> [UInt8] {
         let level = min(9, max(0, options.compressionLevel ?? 6))

@@ -70,7 +70,8 @@ public struct TIFFCoder: ImageCoding {
             : nil
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: first.orientation,
-            format: .tiff, animation: source, hasAlpha: first.hasAlpha, originalPixelSize: first.size)
+            format: .tiff, animation: source, hasAlpha: first.hasAlpha, originalPixelSize: first.size,
+            colorProfile: options.colorPolicy == .ignore ? nil : first.colorProfile)
     }
 
     /// Encodes `image` as TIFF (one page per frame when it is animated and
@@ -79,10 +80,17 @@ public struct TIFFCoder: ImageCoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the TIFF coder cannot encode \(format)")
         }
+        // The pages are RGB(A): an RGB profile describes them (others are converted away first).
+        let profile = image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
             return try TIFFEncoder.encode(
-                pageCount: animation.frameCount, options: options, page: { try animation.frame(at: $0).pixels })
+                pageCount: animation.frameCount, options: options, profile: profile, page: { try animation.frame(at: $0).pixels })
         }
-        return try TIFFEncoder.encode(pageCount: 1, options: options, page: { _ in image.pixels })
+        return try TIFFEncoder.encode(pageCount: 1, options: options, profile: profile, page: { _ in image.pixels })
+    }
+
+    /// TIFF carries an RGB colour profile (the ICCProfile tag).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 }

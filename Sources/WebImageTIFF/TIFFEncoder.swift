@@ -7,8 +7,12 @@ enum TIFFEncoder {
     /// The deflate level when ``ImageEncodingOptions/compressionLevel`` is unset.
     static let defaultCompressionLevel = 6
 
-    /// A TIFF of `pageCount` pages; `page(i)` gives page i's pixels (either alpha mode).
-    static func encode(pageCount: Int, options: ImageEncodingOptions, page: (Int) throws -> PixelBuffer) throws -> Data {
+    /// A TIFF of `pageCount` pages; `page(i)` gives page i's pixels (either alpha mode), each
+    /// page tagged with `profile` when there is one.
+    static func encode(
+        pageCount: Int, options: ImageEncodingOptions, profile: ColorProfile? = nil, page: (Int) throws -> PixelBuffer
+    ) throws -> Data {
+        let icc = profile.map { [UInt8]($0.data) }
         guard let writer = webimage_tiff_writer_new() else {
             throw WebImageError(.encodingFailed, "libtiff cannot open a file for writing")
         }
@@ -23,7 +27,7 @@ enum TIFFEncoder {
             let status = pixels.bytes.withUnsafeBufferPointer { rgba in
                 webimage_tiff_writer_add_page(
                     writer, rgba.baseAddress, UInt32(pixels.width), UInt32(pixels.height), pixels.isOpaque ? 0 : 1,
-                    level, Int32(clamping: index), Int32(clamping: pageCount))
+                    level, Int32(clamping: index), Int32(clamping: pageCount), icc, UInt32(icc?.count ?? 0))
             }
             guard status == 0 else { throw failure(writer, "writing page \(index)") }
         }

@@ -1,4 +1,5 @@
 import CTIFFShim
+import Foundation
 import WebImage
 
 /// One page's directory: size, orientation and layout, read without decoding pixels.
@@ -6,6 +7,11 @@ struct TIFFPageInfo {
     var size: PixelSize
     var orientation: ImageOrientation
     var hasAlpha: Bool
+    /// The ICC profile the decoded RGBA pixels are in: the `ICCProfile` tag's when it describes
+    /// the page's colour model (an RGB profile on RGB, YCbCr or palette pages, a grey one on
+    /// greyscale pages); nil otherwise (CMYK pages are converted by formula, so a CMYK profile no
+    /// longer applies).
+    var colorProfile: ColorProfile?
 }
 
 /// A TIFF file open for reading from a private copy of its bytes (libtiff reads pages on demand,
@@ -54,10 +60,19 @@ final class TIFFFile {
         guard webimage_tiff_read_page_info(handle, Int32(clamping: index), &page) == 0 else {
             throw WebImageError.badData("TIFF page \(index) is unreadable: \(message)")
         }
+        var profile: ColorProfile?
+        if let icc = page.icc, page.icc_length > 0, let parsed = ColorProfile(iccData: Data(bytes: icc, count: Int(page.icc_length))) {
+            // Photometric 0 and 1 are grey; 2 RGB, 3 palette, 6 YCbCr are colour.
+            switch page.photometric {
+            case 0, 1: profile = parsed.colorSpace == .gray ? parsed : nil
+            case 2, 3, 6: profile = parsed.colorSpace == .rgb ? parsed : nil
+            default: profile = nil
+            }
+        }
         return TIFFPageInfo(
             size: PixelSize(width: Int(page.width), height: Int(page.height)),
             orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
-            hasAlpha: page.has_alpha != 0)
+            hasAlpha: page.has_alpha != 0, colorProfile: profile)
     }
 
     /// Decodes page `index` as stored (orientation not applied), after checking its size against

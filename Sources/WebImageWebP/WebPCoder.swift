@@ -53,15 +53,17 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
             guard let header else { throw WebImageError.badData("WebP header has no size") }
             // Every chunk up to the image data must be there before a pixel is allocated.
             try WebPContainerCheck.checkComplete(bytes)
-            let orientation = WebPExifOrientation.orientation(in: bytes)
+            let orientation = WebPMetadataChunks.orientation(in: bytes)
+            let profile = options.colorPolicy == .ignore ? nil : WebPMetadataChunks.colorProfile(in: bytes)
             if header.isAnimated {
-                return try decodeAnimation(bytes, header: header, orientation: orientation, options: options)
+                return try decodeAnimation(bytes, header: header, orientation: orientation, profile: profile, options: options)
             }
             let target = options.targetSize(for: header.size, orientation: orientation)
             let pixels = try WebPStillDecoder.decode(bytes, header: header, target: target)
             return Image(
                 pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,
-                orientation: orientation, format: .webp, hasAlpha: header.hasAlpha, originalPixelSize: header.size)
+                orientation: orientation, format: .webp, hasAlpha: header.hasAlpha, originalPixelSize: header.size,
+                colorProfile: profile)
         }
     }
 
@@ -77,14 +79,23 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the WebP coder cannot encode \(format)")
         }
-        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try WebPAnimatedEncoder.encode(animation, options: options)
-        }
-        return try WebPStillEncoder.encode(image.pixels, options: options)
+        let webp =
+            if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+                try WebPAnimatedEncoder.encode(animation, options: options)
+            } else {
+                try WebPStillEncoder.encode(image.pixels, options: options)
+            }
+        guard let profile = image.colorProfile, profile.colorSpace == .rgb else { return webp }
+        return try WebPMetadataChunks.embedding(profile, in: webp)
+    }
+
+    /// WebP carries an RGB colour profile (`ICCP`).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 
     private func decodeAnimation(
-        _ bytes: UnsafeRawBufferPointer, header: WebPHeader, orientation: ImageOrientation,
+        _ bytes: UnsafeRawBufferPointer, header: WebPHeader, orientation: ImageOrientation, profile: ColorProfile?,
         options: ImageDecodingOptions
     ) throws -> Image {
         let owned = OwnedBytes(bytes)
@@ -97,6 +108,7 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
         let first = try source.frame(at: 0)
         return Image(
             pixels: first.pixels, scale: options.scaleFactor, orientation: orientation, format: .webp,
-            animation: animated ? source : nil, hasAlpha: header.hasAlpha, originalPixelSize: header.size)
+            animation: animated ? source : nil, hasAlpha: header.hasAlpha, originalPixelSize: header.size,
+            colorProfile: profile)
     }
 }

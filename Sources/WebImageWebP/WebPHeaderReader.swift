@@ -15,10 +15,12 @@ extension WebPCoder: ImageHeaderReading {
                 throw WebPStatus.error(for: status, while: "reading the header")
                     ?? WebImageError.badData("WebP header has no size")
             }
-            let orientation = WebPExifOrientation.orientation(in: bytes)
+            let orientation = WebPMetadataChunks.orientation(in: bytes)
+            let profile = WebPMetadataChunks.colorProfile(in: bytes)
             guard header.isAnimated else {
                 return ImageHeader(
-                    format: .webp, pixelSize: header.size, hasAlpha: header.hasAlpha, orientation: orientation)
+                    format: .webp, pixelSize: header.size, hasAlpha: header.hasAlpha, orientation: orientation,
+                    colorProfile: profile)
             }
             let animation = try WebPAnimationInfo(bytes: OwnedBytes(bytes))
             let animated = animation.frameCount > 1
@@ -27,7 +29,7 @@ extension WebPCoder: ImageHeaderReading {
                 loopCount: animated ? animation.loopCount : nil,
                 frameDurations: animated ? animation.storedDurations.map(FrameDurationRule.played) : nil,
                 storedFrameDurations: animated ? animation.storedDurations : nil,
-                hasAlpha: header.hasAlpha, orientation: orientation)
+                hasAlpha: header.hasAlpha, orientation: orientation, colorProfile: profile)
         }
     }
 }

@@ -23,6 +23,9 @@ final class WebPIncrementalDecoder: ImageIncrementalDecoding {
     private var complete = false
     private var shownRows = 0
     private var shownFinal = false
+    /// The first bytes, kept until they say whether an `ICCP` chunk comes before the image data.
+    private var preamble = Data()
+    private var profileSearch = WebPMetadataChunks.ProfileSearch.undecided
 
     init(options: ImageDecodingOptions) {
         self.options = options
@@ -42,6 +45,13 @@ final class WebPIncrementalDecoder: ImageIncrementalDecoding {
 
     func append(_ data: Data) throws {
         guard !complete else { return }
+        if case .undecided = profileSearch, options.colorPolicy != .ignore {
+            preamble.append(data)
+            profileSearch = preamble.withUnsafeBytes { WebPMetadataChunks.iccChunk(in: $0) }
+            // More than a profile's worth of chunks and still undecided: there is none to show.
+            if case .undecided = profileSearch, preamble.count > 2 * ColorProfile.maxByteCount { profileSearch = .none }
+            if case .undecided = profileSearch {} else { preamble = Data() }
+        }
         if let decoder {
             return try feed(decoder, data)
         }
@@ -116,8 +126,10 @@ final class WebPIncrementalDecoder: ImageIncrementalDecoding {
                 }
             }
         }
+        var profile: ColorProfile?
+        if case .found(let found) = profileSearch { profile = found }
         return Image(
             pixels: straight.converted(to: options.alphaMode), scale: options.scaleFactor, format: .webp,
-            hasAlpha: header.hasAlpha, originalPixelSize: header.size)
+            hasAlpha: header.hasAlpha, originalPixelSize: header.size, colorProfile: profile)
     }
 }

@@ -88,7 +88,7 @@ struct ImageInfo: Encodable {
     var storedDurations: [Double]?
     var orientation: Int
     var hasAlpha: Bool
-    /// The embedded colour profile, when there is one (JPEG and PNG are read).
+    /// The embedded colour profile, when there is one (every format that carries one: docs/formats.md).
     var colorProfile: ColorProfileInfo?
     var fileSize: Int
     var memoryCost: Int

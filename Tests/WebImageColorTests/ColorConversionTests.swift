@@ -151,14 +151,17 @@ struct ManagerColorPolicyTests {
 
 @Suite("Colour profiles written by the encoders")
 struct ColorProfileEncodingTests {
-    @Test("keep: JPEG and PNG carry the profile through a transform and back; sRGB decodes of both agree")
+    @Test("keep: JPEG, PNG, WebP, TIFF and AVIF carry the profile through a transform and back; sRGB decodes agree")
     func keptProfilesRoundTrip() throws {
         let coders = ImageCodersManager.standard()
         let source = try ColorFixtures.decode(try ColorFixtures.jpeg(profile: ColorFixtures.displayP3), policy: .keep)
         let resized = try ResizeTransformer(size: PixelSize(width: 24, height: 16), mode: .fill).transform(source)
         #expect(resized.colorProfile == ColorFixtures.displayP3, "a transform keeps the profile")
-        for format in [ImageFormat.jpeg, .png] {
-            let written = try coders.encode(resized, as: format, options: ImageEncodingOptions())
+        var lossless = ImageEncodingOptions()
+        lossless.lossless = true
+        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif] {
+            let written = try coders.encode(resized, as: format, options: format == .jpeg ? ImageEncodingOptions() : lossless)
+            #expect(try coders.readHeader(written).colorProfile == ColorFixtures.displayP3, "\(format): the header reader sees it")
             let kept = try ColorFixtures.decode(written, policy: .keep)
             #expect(kept.colorProfile == ColorFixtures.displayP3, "\(format)")
             // Converted after the round trip: the P3 colours come out as sRGB.
@@ -177,8 +180,8 @@ struct ColorProfileEncodingTests {
         let sRGB = try ColorFixtures.decode(data, policy: .sRGB)
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
-        let webp = try coders.encode(kept, as: .webp, options: lossless)
-        let back = try ColorFixtures.decode(webp, policy: .keep)
+        let jxl = try coders.encode(kept, as: .jpegXL, options: lossless)
+        let back = try ColorFixtures.decode(jxl, policy: .keep)
         #expect(back.colorProfile == nil)
         #expect(back.pixels.bytes == sRGB.pixels.bytes)
     }

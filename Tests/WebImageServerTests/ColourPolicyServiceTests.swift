@@ -16,7 +16,7 @@ struct ColourPolicyServiceTests {
         return try Fixtures.coders.decode(data, options: options)
     }
 
-    @Test("default: sRGB pixels, no profile; scp:0 keeps the profile in PNG and JPEG; scp:0 and scp:1 differ in ETag")
+    @Test("default: sRGB pixels, no profile; scp:0 keeps the profile in PNG, JPEG and WebP; scp:0 and scp:1 differ in ETag")
     func urlOption() async throws {
         try await ServiceHarness.with { (harness) async throws in
             harness.origin.route("/p3.jpg", response: .ok(Self.p3, contentType: "image/jpeg"))
@@ -41,9 +41,12 @@ struct ColourPolicyServiceTests {
 
             let jpeg = try await harness.image("w:80/scp:0", "/p3.jpg", ext: "jpg")
             #expect(try Fixtures.header(jpeg.body).colorProfile == TestColorProfiles.displayP3)
-            // A format whose encoder writes no profile gets sRGB.
             let webp = try await harness.image("w:80/scp:0", "/p3.jpg", ext: "webp")
-            #expect(try Self.decode(webp.body, .keep).colorProfile == nil)
+            #expect(try Fixtures.header(webp.body).colorProfile == TestColorProfiles.displayP3)
+            // A format whose encoder writes no profile gets sRGB.
+            let gif = try await harness.image("w:80/scp:0", "/p3.jpg", ext: "gif")
+            #expect(gif.status == 200)
+            #expect(try Self.decode(gif.body, .keep).colorProfile == nil)
         }
     }
 

@@ -45,7 +45,8 @@ struct HostileLoadTests {
                 baseline.append(clock.now - start)
             }
             let renders = (0..<2).map { index in
-                Task { try await harness.image("rs:fit:1000:1000/q:\(50 + index)", "/slow.svg", ext: "png").status }
+                // The slowest input we accept: on two loaded cores a render can outlast the usual minute.
+                Task { try await harness.image("rs:fit:1000:1000/q:\(50 + index)", "/slow.svg", ext: "png", timeout: .minutes(5)).status }
             }
             let limiter = harness.server.service.limiter
             try await Self.waitUntil("both slots") { limiter.running == 2 }

@@ -69,18 +69,24 @@ struct ServiceHarness {
         func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
-    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> Answer {
+    /// `method` of `path`, answered within `timeout` (60 s: long renders on loaded CI cores ask for more).
+    func request(
+        _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(60)
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
     }
 
     /// `GET` of a signed image URL: `options` then the origin's `originPath` as a plain source.
-    func image(_ options: String, _ originPath: String, ext: String? = nil, headers: [(String, String)] = []) async throws -> Answer {
-        try await request(Self.signed(options, source: origin.url(originPath).absoluteString, ext: ext), headers: headers)
+    func image(
+        _ options: String, _ originPath: String, ext: String? = nil, headers: [(String, String)] = [],
+        timeout: TimeAmount = .seconds(60)
+    ) async throws -> Answer {
+        try await request(Self.signed(options, source: origin.url(originPath).absoluteString, ext: ext), headers: headers, timeout: timeout)
     }
 
     /// `/{signature}/{options}/plain/{percent-encoded source}[@ext]`, signed with ``key``.

@@ -203,6 +203,12 @@ int webimage_tiff_read_page_info(webimage_tiff *t, int index, webimage_tiff_page
     page->samples_per_pixel = samples;
     page->photometric = photometric;
     page->compression = compression;
+    uint32_t icc_length = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tif, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc != NULL) {
+        page->icc = (const uint8_t *)icc;
+        page->icc_length = icc_length;
+    }
     return 0;
 }
 
@@ -387,7 +393,8 @@ void webimage_tiff_writer_free(webimage_tiff_writer *w) {
 const char *webimage_tiff_writer_message(const webimage_tiff_writer *w) { return w->errors.text; }
 
 int webimage_tiff_writer_add_page(webimage_tiff_writer *w, const uint8_t *rgba, uint32_t width, uint32_t height,
-                                  int keep_alpha, int zip_level, int page_index, int page_count) {
+                                  int keep_alpha, int zip_level, int page_index, int page_count, const uint8_t *icc,
+                                  uint32_t icc_length) {
     TIFF *tif = w->tif;
     if (!tif) {
         record_text(&w->errors, "the file is already finished");
@@ -410,6 +417,7 @@ int webimage_tiff_writer_add_page(webimage_tiff_writer *w, const uint8_t *rgba, 
         ok = TIFFSetField(tif, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE) &&
              TIFFSetField(tif, TIFFTAG_PAGENUMBER, (uint16_t)page_index, (uint16_t)page_count);
     }
+    if (ok && icc != NULL && icc_length > 0) ok = TIFFSetField(tif, TIFFTAG_ICCPROFILE, icc_length, icc);
     if (ok) ok = TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
     if (!ok) {
         record_text(&w->errors, "cannot set the page's tags");

@@ -112,7 +112,7 @@ public final class ImageCodersManager: ImageCoding {
         let chosen = coder ?? coders.last { $0.canEncode(format) }
         guard let chosen else { throw WebImageError(.unsupportedFormat, "no coder can encode \(format)") }
         var written = image
-        if image.colorProfile != nil, !chosen.writesColorProfile(in: format) {
+        if let profile = image.colorProfile, !chosen.writesColorProfile(profile, in: format) {
             // A format that cannot say what its pixels mean gets them in sRGB, as every reader assumes.
             written = try colorConverter?.convertToSRGB(image) ?? image.droppingColorProfile()
         }

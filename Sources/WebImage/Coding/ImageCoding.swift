@@ -28,14 +28,14 @@ public protocol ImageEncoding: Sendable {
     func canEncode(_ format: ImageFormat) -> Bool
     /// Encodes `image` as `format`.
     func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data
-    /// Whether `format` as this encoder writes it carries ``Image/colorProfile``; when it does
-    /// not, ``ImageCodersManager`` converts an image with a profile to sRGB before encoding.
-    /// False by default.
-    func writesColorProfile(in format: ImageFormat) -> Bool
+    /// Whether `format` as this encoder writes it carries `profile` (an image's
+    /// ``Image/colorProfile``); when it does not, ``ImageCodersManager`` converts the image to
+    /// sRGB before encoding. False by default.
+    func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool
 }
 
 extension ImageEncoding {
-    public func writesColorProfile(in format: ImageFormat) -> Bool { false }
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool { false }
 }
 
 /// A coder both decodes and encodes (SDWebImage's `SDImageCoder`).

@@ -32,7 +32,7 @@ public struct ImageHeader: Hashable, Sendable {
     /// The EXIF orientation, `.up` when none is stored; nil when the format's header does not say.
     public var orientation: ImageOrientation?
     /// The embedded colour profile a decode would apply (``Image/colorProfile``); nil for none or
-    /// for a format whose reader does not look (JPEG and PNG do).
+    /// for a format that carries none (GIF, SVG).
     public var colorProfile: ColorProfile?
 
     public init(

@@ -13,7 +13,8 @@
     X(avifDecoderParse) X(avifDecoderReset) X(avifDecoderNextImage) X(avifDecoderNthImage)                      \
     X(avifDecoderNthImageTiming) X(avifDecoderNearestKeyframe) X(avifImageCreate) X(avifImageDestroy)          \
     X(avifImageRGBToYUV) X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifEncoderCreate)                  \
-    X(avifEncoderDestroy) X(avifEncoderAddImage) X(avifEncoderFinish) X(avifRWDataFree)
+    X(avifEncoderDestroy) X(avifEncoderAddImage) X(avifEncoderFinish) X(avifRWDataFree)                        \
+    X(avifImageSetProfileICC)
 
 /* libavif's functions. */
 typedef struct webimage_avif_api {

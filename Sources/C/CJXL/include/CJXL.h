@@ -16,6 +16,7 @@
     X(JxlDecoderGetFrameHeader) X(JxlDecoderImageOutBufferSize) X(JxlDecoderSetImageOutBuffer)                \
     X(JxlDecoderSetKeepOrientation) X(JxlDecoderSetPreferredColorProfile) X(JxlDecoderSetUnpremultiplyAlpha)  \
     X(JxlDecoderSkipCurrentFrame) X(JxlDecoderSkipFrames) X(JxlColorEncodingSetToSRGB) X(JxlEncoderCreate)    \
+    X(JxlDecoderGetColorAsEncodedProfile) X(JxlDecoderGetICCProfileSize) X(JxlDecoderGetColorAsICCProfile)   \
     X(JxlEncoderDestroy) X(JxlEncoderFrameSettingsCreate) X(JxlEncoderGetError) X(JxlEncoderInitBasicInfo)    \
     X(JxlEncoderInitFrameHeader) X(JxlEncoderSetBasicInfo) X(JxlEncoderSetColorEncoding)                      \
     X(JxlEncoderSetFrameDistance) X(JxlEncoderSetFrameHeader) X(JxlEncoderSetFrameLossless)                   \

@@ -25,6 +25,9 @@ typedef struct {
     uint16_t samples_per_pixel;
     uint16_t photometric;
     uint16_t compression;
+    /* The ICCProfile tag's bytes (NULL when absent), valid until another page is read. */
+    const uint8_t *icc;
+    uint32_t icc_length;
 } webimage_tiff_page;
 
 /* Opens `size` bytes at `data` and reads the first directory. `max_single_allocation` bounds every
@@ -59,10 +62,11 @@ const char *webimage_tiff_writer_message(const webimage_tiff_writer *writer);
 
 /* Appends one page of straight RGBA (width * height * 4 bytes): RGB when `keep_alpha` is 0, else
    RGBA with unassociated alpha; deflate with the horizontal predictor at `zip_level` (1-9).
-   `page_count` > 1 marks the page as one of a multi-page document. */
+   `page_count` > 1 marks the page as one of a multi-page document. `icc` (NULL for none) is an
+   ICC profile of `icc_length` bytes written as the page's ICCProfile tag. */
 int webimage_tiff_writer_add_page(webimage_tiff_writer *writer, const uint8_t *rgba, uint32_t width,
                                   uint32_t height, int keep_alpha, int zip_level, int page_index,
-                                  int page_count);
+                                  int page_count, const uint8_t *icc, uint32_t icc_length);
 
 /* Finishes the file; `*bytes` and `*size` stay valid until the writer is freed. */
 int webimage_tiff_writer_finish(webimage_tiff_writer *writer, const uint8_t **bytes, size_t *size);
