@@ -38,6 +38,7 @@ extension FuzzTarget {
         case .coders:
             try [Self.jpegSeeds()[0], Self.pngSeeds()[0], Self.pngSeeds()[2], Self.gifSeeds()[1], Self.webpSeeds()[2]]
         case .dataURL: Self.dataURLSeeds
+        case .icc: Self.iccSeeds
         }
     }
 
@@ -128,6 +129,19 @@ extension FuzzTarget {
         ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 20"><circle cx="5" cy="10" r="4" fill="rgba(0,128,255,0.5)"/></svg>"##,
         ##"<svg xmlns="http://www.w3.org/2000/svg" width="2in" height="1cm"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs><path d="M0 0 L100 20 L20 30 Z" fill="url(#g)"/><text x="2" y="30" font-size="8">Hi</text></svg>"##,
     ].enumerated().map { FuzzSeed(name: "document-\($0.offset).svg", data: Data($0.element.utf8)) }
+
+    /// Profiles made by lcms2: Display P3, sRGB, linear grey and Adobe RGB (1998)'s primaries
+    /// with a 2.2 gamma.
+    private static var iccSeeds: [FuzzSeed] {
+        let adobe = TestColorProfiles.rgbProfile(
+            red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06), curve: [2.2], curveType: 1)
+        return [
+            FuzzSeed(name: "display-p3.icc", data: TestColorProfiles.displayP3.data),
+            FuzzSeed(name: "srgb.icc", data: TestColorProfiles.sRGB.data),
+            FuzzSeed(name: "linear-gray.icc", data: TestColorProfiles.linearGray.data),
+            FuzzSeed(name: "adobe-rgb-like.icc", data: adobe.data),
+        ]
+    }
 
     private static let dataURLSeeds: [FuzzSeed] = [
         "data:image/gif;base64,R0lGODlhAQABAAAAACw=",

@@ -37,6 +37,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `DataURLImageLoader.decode(_:)`, the `data:` URL parser, plus base64 and percent-encoding
     /// round trips of the input.
     case dataURL = "data-url"
+    /// The colour path: the input as an ICC profile in a JPEG and a PNG, decoded to sRGB through
+    /// the standard coders (the profile readers, lcms2), then converted directly.
+    case icc
 
     /// Runs one input through this target's code path and checks the library's contracts.
     ///
@@ -57,6 +60,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .svg: DecoderExercise(decoder: SVGCoder()).run(input)
         case .coders: DecoderExercise(decoder: ImageCodersManager.standard(), sniffs: true).run(input)
         case .dataURL: DataURLExercise.run(input)
+        case .icc: ColorProfileExercise.run(input)
         }
     }
 

@@ -76,4 +76,13 @@ import WebImageCodecs
         let bytes = Data((0...255).map { UInt8($0) })
         #expect(!FuzzTarget.dataURL.run(bytes).isViolation)
     }
+
+    @Test("icc: bytes that are no profile are rejected; a profile lcms2 refuses is ignored, never fatal")
+    func iccTarget() throws {
+        #expect(FuzzTarget.icc.run(Data("not a profile".utf8)) == .rejected(.badImageData))
+        var broken = [UInt8](try FuzzTarget.icc.seeds()[0].data)
+        for index in 132..<broken.count { broken[index] = UInt8(truncatingIfNeeded: index &* 77) }
+        #expect(FuzzTarget.icc.run(Data(broken)) == .accepted)
+    }
+
 }
