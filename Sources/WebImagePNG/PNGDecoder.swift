@@ -19,19 +19,19 @@ enum PNGDecoder {
                 break
             }
         }
-        let (straight, header, profile) = try data.withUnsafeBytes { bytes in
+        let (straight, header, profile, orientation) = try data.withUnsafeBytes { bytes in
             let (pixels, header) = try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
                 try options.checkPixelLimit(size)
             }
             let profile = options.colorPolicy == .ignore ? nil : PNGColorProfile.read(bytes, header: header)
-            return (pixels, header, profile)
+            return (pixels, header, profile, PNGExifOrientation.orientation(in: bytes))
         }
         if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
 
         // A single animation frame that is the default image is nothing to animate.
         if let info = animation, info.frames.count == 1, info.defaultImageIsFirstFrame { animation = nil }
 
-        let target = options.targetSize(for: header.size, frameCount: animation?.frames.count ?? 1)
+        let target = options.targetSize(for: header.size, frameCount: animation?.frames.count ?? 1, orientation: orientation)
         var pixels = straight.converted(to: options.alphaMode)
         if target != pixels.size {
             let full = pixels
@@ -42,7 +42,7 @@ enum PNGDecoder {
             APNGFrameSource(data: data, info: info, outputSize: target, alphaMode: options.alphaMode)
         }
         return Image(
-            pixels: pixels, scale: options.scaleFactor, format: isAPNG ? .apng : .png, animation: source,
+            pixels: pixels, scale: options.scaleFactor, orientation: orientation, format: isAPNG ? .apng : .png, animation: source,
             hasAlpha: header.hasAlpha, originalPixelSize: header.size, colorProfile: profile)
     }
 }

@@ -7,7 +7,7 @@ extension PNGCoder: ImageHeaderReading {
     ///
     /// The frame count follows the decoder's rules: broken animation control data gives the
     /// static default image (1 frame), and a file that ends before its declared frames is
-    /// `badImageData`. Orientation is always `.up` (the decoder does not read `eXIf`).
+    /// `badImageData`. The orientation is the `eXIf` chunk's.
     public func readHeader(_ data: Data) throws -> ImageHeader {
         guard canDecode(data) else { throw WebImageError.badData("not PNG data (no PNG signature)") }
         return try data.withUnsafeBytes { bytes in
@@ -24,7 +24,8 @@ extension PNGCoder: ImageHeaderReading {
                 format: isAPNG ? .apng : .png, pixelSize: header.size, frameCount: animation?.frames.count ?? 1,
                 loopCount: animation?.loopCount, frameDurations: animation?.frames.map(\.duration),
                 storedFrameDurations: animation?.frames.map(\.storedDuration),
-                hasAlpha: header.hasAlpha, orientation: .up, colorProfile: PNGColorProfile.read(bytes, header: header))
+                hasAlpha: header.hasAlpha, orientation: PNGExifOrientation.orientation(in: bytes),
+                colorProfile: PNGColorProfile.read(bytes, header: header))
         }
     }
 }

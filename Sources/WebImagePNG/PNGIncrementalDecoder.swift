@@ -16,10 +16,12 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
     private var shownRows = 0
     private var shownPasses = 0
     private var shownFinal = false
-    /// The bytes before the image data, kept until libpng has read them, for the `iCCP` chunk.
+    /// The bytes before the image data, kept until libpng has read them, for the `iCCP` and
+    /// `eXIf` chunks (an `eXIf` after the image data is the one-shot decode's alone).
     private var preamble = Data()
     private var preambleRead = false
     private var colorProfile: ColorProfile?
+    private var orientation = ImageOrientation.up
 
     init(options: ImageDecodingOptions) {
         self.options = options
@@ -41,7 +43,7 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
                 throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: options.maxPixelCount)
             }
         }
-        if !preambleRead, options.colorPolicy != .ignore {
+        if !preambleRead {
             preamble.append(data)
             // More than a profile's worth of chunks before the image data: none is looked for.
             if preamble.count > 2 * ColorProfile.maxByteCount { (preambleRead, preamble) = (true, Data()) }
@@ -62,7 +64,10 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
             if !preambleRead {
                 // libpng has read every chunk before the image data: the profile is among them.
                 let header = PNGHeader(progress.header)
-                colorProfile = preamble.withUnsafeBytes { PNGColorProfile.read($0, header: header) }
+                if options.colorPolicy != .ignore {
+                    colorProfile = preamble.withUnsafeBytes { PNGColorProfile.read($0, header: header) }
+                }
+                orientation = preamble.withUnsafeBytes { PNGExifOrientation.orientation(in: $0) }
                 (preambleRead, preamble) = (true, Data())
             }
         }
@@ -111,11 +116,11 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
         shownPasses = passes
         shownFinal = complete
         var pixels = straight.converted(to: options.alphaMode)
-        let target = options.targetSize(for: size)
+        let target = options.targetSize(for: size, orientation: orientation)
         if target != size { pixels = Resampler.resample(pixels, to: target) }
         let hasAlpha = progress.header.color_type & 4 != 0 || progress.header.has_trns != 0
         return Image(
-            pixels: pixels, scale: options.scaleFactor, format: .png, hasAlpha: hasAlpha, originalPixelSize: size,
-            colorProfile: colorProfile)
+            pixels: pixels, scale: options.scaleFactor, orientation: orientation, format: .png, hasAlpha: hasAlpha,
+            originalPixelSize: size, colorProfile: colorProfile)
     }
 }
