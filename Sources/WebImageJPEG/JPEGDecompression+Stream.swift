@@ -30,10 +30,7 @@ extension JPEGDecompression {
         var header = webimage_jpeg_header()
         let status = webimage_jpeg_stream_read_header(decoder, &header)
         try check(status)
-        guard status == 1 else { return nil }
-        var read = Header(header)
-        read.colorProfile = colorProfile()
-        return read
+        return status == 1 ? self.header(header) : nil
     }
 
     /// Starts decompressing at `numerator`/8 into 4-byte pixels (CMYK when `cmyk`): the output size

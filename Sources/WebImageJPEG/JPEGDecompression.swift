@@ -55,9 +55,14 @@ final class JPEGDecompression {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("JPEG: no data") }
         var header = webimage_jpeg_header()
         try check(webimage_jpeg_read_header(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count, &header))
-        var read = Header(header)
-        read.colorProfile = colorProfile()
-        return read
+        return self.header(header)
+    }
+
+    /// The header libjpeg read, with the ICC profile of the APP2 segments it kept.
+    func header(_ raw: webimage_jpeg_header) -> Header {
+        var header = Header(raw)
+        header.colorProfile = colorProfile()
+        return header
     }
 
     /// The size libjpeg would decode to at `numerator`/8, without decoding.

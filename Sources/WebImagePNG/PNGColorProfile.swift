@@ -12,9 +12,9 @@ enum PNGColorProfile {
     /// keyword of 1–79 bytes, compression method 0, a zlib stream of at most
     /// ``WebImage/ColorProfile/maxByteCount`` bytes) and describes `header`'s colour model (a grey
     /// profile on a grey PNG, an RGB one on any other); else nil, and the pixels are taken as sRGB.
-    static func read(_ bytes: UnsafeRawBufferPointer, header: PNGHeader) -> ColorProfile? {
-        let reader = PNGChunkReader(bytes: bytes)
-        guard let chunk = reader.chunks().prefix(while: { $0.type != PNGChunk.IDAT }).first(where: { $0.type == PNGChunk.iCCP })
+    /// `chunks` are `bytes`' (``PNGChunkReader/chunks()``), walked once for every reader.
+    static func read(_ bytes: UnsafeRawBufferPointer, chunks: [PNGChunk], header: PNGHeader) -> ColorProfile? {
+        guard let chunk = chunks.prefix(while: { $0.type != PNGChunk.IDAT }).first(where: { $0.type == PNGChunk.iCCP })
         else { return nil }
         let data = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])
         guard let nul = data.prefix(80).firstIndex(of: 0), nul >= 1, nul + 2 < data.count, data[nul + 1] == 0 else { return nil }
@@ -47,12 +47,9 @@ extension PNGColorProfile {
         let colorType = png[8 + 8 + 9]
         let gray = colorType & 2 == 0 && colorType != 3
         guard profile.colorSpace == (gray ? .gray : .rgb), let compressed = deflate([UInt8](profile.data)) else { return png }
-        var chunk = [UInt8](repeating: 0, count: 4) + Array("iCCPICC Profile".utf8) + [0, 0] + compressed
-        let length = UInt32(chunk.count - 8)
-        chunk.replaceSubrange(0..<4, with: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
-        let crc = chunk[4...].withUnsafeBytes { CRC32.checksum($0) }
-        chunk += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        return Array(png[..<33]) + chunk + png[33...]
+        var writer = PNGChunkWriter(bytes: Array(png[..<33]))
+        writer.append(type: PNGChunk.iCCP, data: Array("ICC Profile".utf8) + [0, 0] + compressed)
+        return writer.bytes + png[33...]
     }
 
     private static func deflate(_ bytes: [UInt8]) -> [UInt8]? {

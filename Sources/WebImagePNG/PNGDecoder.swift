@@ -23,8 +23,9 @@ enum PNGDecoder {
             let (pixels, header) = try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
                 try options.checkPixelLimit(size)
             }
-            let profile = options.colorPolicy == .ignore ? nil : PNGColorProfile.read(bytes, header: header)
-            return (pixels, header, profile, PNGExifOrientation.orientation(in: bytes))
+            let chunks = PNGChunkReader(bytes: bytes).chunks()
+            let profile = options.colorPolicy == .ignore ? nil : PNGColorProfile.read(bytes, chunks: chunks, header: header)
+            return (pixels, header, profile, PNGExifOrientation.orientation(in: bytes, chunks: chunks))
         }
         if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
 

@@ -9,10 +9,9 @@ extension PNGChunk {
 /// applied to the pixels, as for JPEG.
 enum PNGExifOrientation {
     /// The orientation of the first `eXIf` chunk in `bytes` (before or after the image data),
-    /// `.up` when there is none or it is malformed.
-    static func orientation(in bytes: UnsafeRawBufferPointer) -> ImageOrientation {
-        let reader = PNGChunkReader(bytes: bytes)
-        guard let chunk = reader.chunks().first(where: { $0.type == PNGChunk.eXIf }) else { return .up }
+    /// `.up` when there is none or it is malformed. `chunks` are `bytes`' (``PNGChunkReader/chunks()``).
+    static func orientation(in bytes: UnsafeRawBufferPointer, chunks: [PNGChunk]) -> ImageOrientation {
+        guard let chunk = chunks.first(where: { $0.type == PNGChunk.eXIf }) else { return .up }
         return ExifOrientationReader.orientation(inTIFF: [UInt8](bytes[chunk.dataRange])) ?? .up
     }
 }

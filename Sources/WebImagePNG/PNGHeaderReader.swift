@@ -13,6 +13,7 @@ extension PNGCoder: ImageHeaderReading {
         return try data.withUnsafeBytes { bytes in
             let outcome = try APNGControlParser.parse(bytes)
             let header = try LibPNGDecoder.readHeader(bytes)
+            let chunks = PNGChunkReader(bytes: bytes).chunks()
             var animation: APNGAnimationInfo?
             var isAPNG = ImageFormat.detect(in: data) == .apng
             if case .animated(let info) = outcome {
@@ -24,8 +25,8 @@ extension PNGCoder: ImageHeaderReading {
                 format: isAPNG ? .apng : .png, pixelSize: header.size, frameCount: animation?.frames.count ?? 1,
                 loopCount: animation?.loopCount, frameDurations: animation?.frames.map(\.duration),
                 storedFrameDurations: animation?.frames.map(\.storedDuration),
-                hasAlpha: header.hasAlpha, orientation: PNGExifOrientation.orientation(in: bytes),
-                colorProfile: PNGColorProfile.read(bytes, header: header))
+                hasAlpha: header.hasAlpha, orientation: PNGExifOrientation.orientation(in: bytes, chunks: chunks),
+                colorProfile: PNGColorProfile.read(bytes, chunks: chunks, header: header))
         }
     }
 }

@@ -64,10 +64,11 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
             if !preambleRead {
                 // libpng has read every chunk before the image data: the profile is among them.
                 let header = PNGHeader(progress.header)
-                if options.colorPolicy != .ignore {
-                    colorProfile = preamble.withUnsafeBytes { PNGColorProfile.read($0, header: header) }
+                preamble.withUnsafeBytes { bytes in
+                    let chunks = PNGChunkReader(bytes: bytes).chunks()
+                    if options.colorPolicy != .ignore { colorProfile = PNGColorProfile.read(bytes, chunks: chunks, header: header) }
+                    orientation = PNGExifOrientation.orientation(in: bytes, chunks: chunks)
                 }
-                orientation = preamble.withUnsafeBytes { PNGExifOrientation.orientation(in: $0) }
                 (preambleRead, preamble) = (true, Data())
             }
         }
