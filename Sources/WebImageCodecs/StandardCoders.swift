@@ -22,7 +22,7 @@ extension ImageCodersManager {
     public static func standard() -> ImageCodersManager {
         ImageCodersManager(
             coders: [
-                GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(),
+                GIFCoder(), PNGCoder(), JPEGCoder(colorConverter: LCMSColorConverter.shared), WebPCoder(),
                 JXLCoder(), TIFFCoder(), SVGCoder(),
                 AVIFCoder(), HEIFCoder(),
             ],

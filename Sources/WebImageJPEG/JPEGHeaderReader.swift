@@ -13,7 +13,7 @@ extension JPEGCoder: ImageHeaderReading {
             let header = try decompression.readHeader(bytes)
             let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
             return ImageHeader(
-                format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: orientation, colorProfile: header.pixelProfile)
+                format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: orientation, colorProfile: header.reportedProfile)
         }
     }
 }
