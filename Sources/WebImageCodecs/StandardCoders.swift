@@ -23,7 +23,7 @@ extension ImageCodersManager {
         ImageCodersManager(
             coders: [
                 GIFCoder(), PNGCoder(), JPEGCoder(colorConverter: LCMSColorConverter.shared), WebPCoder(),
-                JXLCoder(), TIFFCoder(), SVGCoder(),
+                JXLCoder(), TIFFCoder(colorConverter: LCMSColorConverter.shared), SVGCoder(),
                 AVIFCoder(), HEIFCoder(),
             ],
             colorConverter: LCMSColorConverter.shared)

@@ -85,3 +85,33 @@ struct CMYKColorTests {
         #expect(final.pixels == (try coder.decode(Self.adobeCMYK, options: ImageDecodingOptions())).pixels)
     }
 }
+
+/// CMYK TIFFs (8-bit, contiguous, stripped): the same inks as CMYKColorTests/adobeCMYK.
+@Suite("CMYK TIFF colour management")
+struct CMYKTIFFColorTests {
+    /// 32×16, the same eight patches, written by Pillow (deflate, not inverted, no profile).
+    static let cmyk = Data(base64Encoded: "SUkqAD4AAAB4nGNgwA/+E8BUUDBq/6j9o/YPnP14FZzQYBDBhxkW3GHAh20IgFH7R+0ftX/g7AcAeknbEAAKAAABAwABAAAAIAAAAAEBAwABAAAAEAAAAAIBAwAEAAAAvAAAAAMBAwABAAAACAAAAAYBAwABAAAABQAAABEBBAABAAAACAAAABUBAwABAAAABAAAABYBAwABAAAAEAAAABcBBAABAAAANQAAABwBAwABAAAAAQAAAAAAAAAIAAgACAAIAA==")!
+
+    /// The inks as written: eight 8×8 patches.
+    static var inks: [UInt8] {
+        let patches: [[UInt8]] = [[0, 0, 0, 0], [255, 0, 0, 0], [0, 255, 0, 0], [0, 0, 255, 0], [0, 0, 0, 255], [200, 40, 0, 20], [0, 160, 220, 0], [60, 60, 60, 60]]
+        var inks: [UInt8] = []
+        for y in 0..<16 {
+            for x in 0..<32 { inks += patches[(y / 8) * 4 + x / 8] }
+        }
+        return inks
+    }
+
+    @Test("an untagged CMYK TIFF goes through the standard profile; ignore, or no converter, keeps libtiff's formula")
+    func tiff() throws {
+        let reference = try #require(ColorReference.sRGB(cmyk: Self.inks, inverted: false, profile: try CMYKColorTests.standard))
+        let managed = try ColorFixtures.decode(Self.cmyk, policy: .sRGB)
+        let difference = ColorReference.difference(managed.pixels.bytes, reference: reference)
+        #expect(difference.mean <= 1 && difference.p99 <= 3, "\(difference)")
+        let formula = try ColorFixtures.decode(Self.cmyk, policy: .ignore)
+        #expect(ColorReference.difference(formula.pixels.bytes, reference: reference).mean > 5)
+        #expect(try TIFFCoder().decode(Self.cmyk, options: ImageDecodingOptions()).pixels == formula.pixels)
+        let noStandard = TIFFCoder(colorConverter: LCMSColorConverter(standardCMYKProfile: nil))
+        #expect(try noStandard.decode(Self.cmyk, options: ImageDecodingOptions()).pixels == formula.pixels)
+    }
+}
