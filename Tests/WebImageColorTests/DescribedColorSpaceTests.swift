@@ -95,6 +95,24 @@ struct DescribedColorSpaceTests {
         #expect(pq.pixels.bytes == Self.gradient.bytes)
     }
 
+    @Test("hostile gAMA/cHRM values give no profile or one lcms2 uses, never a crash")
+    func hostileChunks() throws {
+        let degenerate: [UInt32] = [31270, 32900, 30000, 60000, 30000, 60000, 30000, 60000]
+        #expect(ColorProfile(pngGamma: 100_000, chromaticities: degenerate) == nil)
+        #expect(ColorProfile(pngGamma: 0, chromaticities: nil) == nil)
+        let decoded = try ColorFixtures.decode(
+            Self.png([TestPNG.chunk("cHRM", degenerate.flatMap { Self.be32($0) }), TestPNG.chunk("gAMA", Self.be32(100_000))]),
+            policy: .sRGB)
+        #expect(decoded.pixelSize == Self.gradient.size)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let values = (0..<8).map { _ in UInt32.random(in: 0...100_000, using: &generator) }
+            let gamma = UInt32.random(in: 0...1_100_000, using: &generator)
+            guard let profile = ColorProfile(pngGamma: gamma, chromaticities: values) else { continue }
+            #expect(throws: Never.self, "gAMA \(gamma), cHRM \(values)") { _ = try LCMSColorConverter().isSRGB(profile) }
+        }
+    }
+
     /// `data` with the code points of its first `colr` box of type `nclx` set to `primaries`/`transfer`.
     static func patchingNCLX(_ data: Data, primaries: UInt16, transfer: UInt16) throws -> Data {
         var bytes = [UInt8](data)

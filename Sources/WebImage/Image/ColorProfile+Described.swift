@@ -44,7 +44,9 @@ extension ColorProfile {
         default: return nil
         }
         if primaries == .bt709 && curve == .sRGB { return nil }
-        self.init(iccData: ICCWriter.profile(primaries: primaries, curve: curve, description: "H.273 \(codePoints.primaries)/\(codePoints.transfer)"))
+        guard let data = ICCWriter.profile(primaries: primaries, curve: curve, description: "H.273 \(codePoints.primaries)/\(codePoints.transfer)")
+        else { return nil }
+        self.init(iccData: data)
     }
 
     /// The ICC profile equivalent to PNG's `gAMA` (the file gamma × 100000) and `cHRM` (white, red,
@@ -65,7 +67,8 @@ extension ColorProfile {
             if abs(exponent - 2.2) > 0.022 { curve = .gamma(exponent) }
         }
         if curve == .sRGB && primaries.isClose(to: .bt709) { return nil }
-        self.init(iccData: ICCWriter.profile(primaries: primaries, curve: curve, description: "PNG gAMA/cHRM"))
+        guard let data = ICCWriter.profile(primaries: primaries, curve: curve, description: "PNG gAMA/cHRM") else { return nil }
+        self.init(iccData: data)
     }
 }
 
@@ -101,14 +104,19 @@ enum ToneCurve: Equatable {
 /// colour space given by primaries and a curve: what lcms2's `cmsCreateRGBProfile` makes, written
 /// here so that decoders need no colour engine to describe what they read.
 enum ICCWriter {
-    static func profile(primaries: Chromaticities, curve: ToneCurve, description: String) -> Data {
+    /// The profile, or nil when the primaries make no usable matrix (degenerate, or values beyond
+    /// what ICC's s15Fixed16 numbers hold).
+    static func profile(primaries: Chromaticities, curve: ToneCurve, description: String) -> Data? {
         let columns = adaptedColumns(primaries)
+        let chad = bradford(from: primaries.white)
+        let values = columns.flatMap { $0 } + chad.flatMap { $0 }
+        guard values.allSatisfy({ $0.isFinite && abs($0) < 32_767 }) else { return nil }
         let d50 = [0.9642, 1.0, 0.8249]
         var tags: [(String, [UInt8])] = [
             ("desc", mluc(description)),
             ("wtpt", xyz(d50)),
             ("rXYZ", xyz(columns[0])), ("gXYZ", xyz(columns[1])), ("bXYZ", xyz(columns[2])),
-            ("chad", sf32(bradford(from: primaries.white).flatMap { $0 })),
+            ("chad", sf32(chad.flatMap { $0 })),
         ]
         let trc = para(curve)
         tags += [("rTRC", trc), ("gTRC", trc), ("bTRC", trc)]
@@ -191,6 +199,7 @@ enum ICCWriter {
         (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
     }
 
+    /// The inverse (non-finite entries for a singular matrix, which ``profile(primaries:curve:description:)`` refuses).
     static func invert(_ m: [[Double]]) -> [[Double]] {
         let (a, b, c) = (m[0][0], m[0][1], m[0][2])
         let (d, e, f) = (m[1][0], m[1][1], m[1][2])
