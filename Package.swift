@@ -259,7 +259,10 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // MARK: Tests.
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage", "WebImageTesting", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "WebImageJPEGTests", dependencies: ["WebImageJPEG", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImagePNGTests", dependencies: ["WebImagePNG", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageGIFTests", dependencies: ["WebImageGIF", "WebImageTesting"], swiftSettings: swiftSettings),

@@ -114,7 +114,10 @@ public final class ImageServer: Sendable {
             logger: logger)
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay)],
+                services: [
+                    app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay),
+                    MemoryPressureService(service: service),
+                ],
                 gracefulShutdownSignals: signals, logger: logger))
         group.withLock { $0 = serviceGroup }
         do {

@@ -3,6 +3,7 @@ import Logging
 import NIOHTTP1
 import Synchronization
 import Testing
+import WebImage
 import WebImageTesting
 
 @testable import WebImageServer
@@ -33,6 +34,8 @@ struct RoutingTests {
             #expect(harness.origin.requestCount("/a.jpg") == 0)
             let metrics = try await harness.request("/metrics").text
             #expect(metrics.contains(#"webimage_http_requests_total{status="405"} \#(count)"#), "\(metrics)")
+            // The memory-pressure watcher runs with the server and reports the limit it sees.
+            #expect(metrics.contains("webimage_memory_limit_bytes \(ContainerMemory.process.limit)"), "\(metrics)")
         }
     }
 

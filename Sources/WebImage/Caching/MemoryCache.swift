@@ -34,8 +34,9 @@ public final class MemoryCache: ImageMemoryCaching {
         /// Whether evicted images still referenced elsewhere can be found again.
         public var usesWeakCache: Bool
 
-        /// Creates a configuration; by default 15 % of physical memory (at most 1 GiB), no count
-        /// limit, no TTL, no per-entry limit, weak cache on.
+        /// Creates a configuration; by default 15 % of the memory the process may use (its
+        /// container's limit, else the RAM; at most 1 GiB), no count limit, no TTL, no per-entry
+        /// limit, weak cache on.
         public init(
             totalCostLimit: Int = Configuration.defaultTotalCostLimit,
             countLimit: Int = 0,
@@ -50,10 +51,14 @@ public final class MemoryCache: ImageMemoryCaching {
             self.usesWeakCache = usesWeakCache
         }
 
-        /// 15 % of physical memory, at most 1 GiB.
-        public static var defaultTotalCostLimit: Int {
-            let fifteenPercent = ProcessInfo.processInfo.physicalMemory / 100 * 15
-            return Int(min(fifteenPercent, 1 << 30))
+        /// 15 % of the memory the process may use (``ContainerMemory/process``: its container's
+        /// limit, else the RAM), at most 1 GiB. A container with 512 MB on a 64 GB host gets 76 MB,
+        /// not 1 GiB; the frame and pixel pools take their budgets from this figure too.
+        public static var defaultTotalCostLimit: Int { defaultTotalCostLimit(for: ContainerMemory.process) }
+
+        /// 15 % of `memory`'s limit, at most 1 GiB.
+        public static func defaultTotalCostLimit(for memory: ContainerMemory) -> Int {
+            min(memory.limit / 100 * 15, 1 << 30)
         }
     }
 
@@ -142,6 +147,19 @@ public final class MemoryCache: ImageMemoryCaching {
             return state.table.removeAll()
         }
         _ = removed
+    }
+
+    /// Evicts least recently used images until the total cost is at most `cost` (evicted images
+    /// are remembered weakly, as with the limits).
+    public func trim(toCost cost: Int) {
+        let evicted = state.withLock { state in
+            let evictions = state.table.evict(costLimit: max(1, cost), countLimit: 0)
+            if configuration.usesWeakCache {
+                for eviction in evictions { state.weak[eviction.key] = WeakImage(image: eviction.value) }
+            }
+            return evictions
+        }
+        _ = evicted
     }
 
     /// Removes images whose TTL has passed (lookups already treat them as misses); O(count).

@@ -16,6 +16,9 @@ public struct ContainerMemory: Sendable, Equatable {
     /// Where ``limit`` was read: `cgroup v2 (PATH)`, `cgroup v1 (PATH)` or `physical memory`.
     public var source: String
 
+    /// This process's limit, read once (what the caches' and pools' defaults are sized by).
+    public static let process = current()
+
     /// Reads the limit; `root` is the cgroup mount and `membership` the text of
     /// `/proc/self/cgroup` (read when nil); tests pass a fake tree and their own RAM figure.
     public static func current(root: String = "/sys/fs/cgroup", membership: String? = nil, physicalMemory: Int? = nil) -> ContainerMemory {
