@@ -48,7 +48,7 @@ public final class ImageManager: Sendable {
     nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let request = prepare(request)
-        if let hit = memoryHit(request) { return hit }
+        if let hit = memoryHit(request) { return request.delivering(hit) }
         return try await start(request).response
     }
 
@@ -65,7 +65,8 @@ public final class ImageManager: Sendable {
     /// if let hit = manager.cachedImage(for: request) { show(hit.image) } else { … }
     /// ```
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        memoryHit(prepare(request))
+        let request = prepare(request)
+        return memoryHit(request).map { request.delivering($0) }
     }
 
     /// Starts `request` and returns its handle (progress, previews, responses, cancel, priority).

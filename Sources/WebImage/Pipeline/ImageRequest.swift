@@ -30,6 +30,10 @@ public struct ImageRequest: Sendable {
     /// A transform applied after decoding; its key is appended to the cache key
     /// (SDWebImage's `imageTransformer`).
     public var transformer: (any ImageTransforming)?
+    /// Changes the image on its way to this request's caller, after the caches (Kingfisher's
+    /// `imageModifier`): applied to every response, from memory, disk or the network, never
+    /// stored and never part of a key.
+    public var imageModifier: ImageModifier?
     /// Which caches, keys and tiers the request uses.
     public var caching = Caching()
     /// How the bytes are decoded: thumbnail size, scale, scale-down limit and the coder.

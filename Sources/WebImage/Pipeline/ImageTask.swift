@@ -115,7 +115,8 @@ public final class ImageTask: Sendable {
             // Never after the final image: the streams end with the task.
             previewContinuation.yield(preview.image)
             previewUpdateContinuation.yield(preview)
-        case .value(let response):
+        case .value(let unmodified):
+            let response = request.delivering(unmodified)
             let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
                 state.last = response
