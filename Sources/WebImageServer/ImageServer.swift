@@ -42,7 +42,8 @@ public final class ImageServer: Sendable {
                 throw WebImageError(.invalidServerConfiguration, "the local root \(root.path) is not a directory")
             }
         }
-        // Before anything is opened: a Redis tier without a key is a configuration error.
+        // Before anything is opened: bad presets and a Redis tier without a key are configuration errors.
+        let presets = try configuration.loadPresets()
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
@@ -82,7 +83,8 @@ public final class ImageServer: Sendable {
             metricsFactory: metrics.factory)
         readiness = Readiness(redis: redis)
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger)
+            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger,
+            presets: presets)
     }
 
     /// The port the server listens on, once it does.
@@ -114,7 +116,8 @@ public final class ImageServer: Sendable {
             logger: logger)
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay)],
+                services: [app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay)]
+                    + (configuration.presetsFile == nil ? [] : [PresetReloadService(server: self)]),
                 gracefulShutdownSignals: signals, logger: logger))
         group.withLock { $0 = serviceGroup }
         do {
@@ -131,6 +134,15 @@ public final class ImageServer: Sendable {
     public func shutdown() async {
         let serviceGroup = group.withLock { $0 }
         await serviceGroup?.triggerGracefulShutdown()
+    }
+
+    /// Reads the presets again (``ImageServerConfiguration/loadPresets()``: the file, the
+    /// configuration's over it) and puts them in force for the requests that start after it;
+    /// requests already parsed keep the set they read. A bad file throws and the old set stays.
+    public func reloadPresets() throws {
+        let presets = try configuration.loadPresets()
+        service.presets.withLock { $0 = presets }
+        logger.info("presets reloaded: \(presets.definitions.keys.sorted().joined(separator: ", "))")
     }
 
     /// Asks Redis once before listening, so that an unreachable server or refused credentials

@@ -88,6 +88,15 @@ public struct ImageServerConfiguration: Sendable {
     /// What happens to a source's colour profile unless the URL says (`scp`): converted to sRGB
     /// and stripped (the default, as imgproxy), kept, or ignored (`serve --colour`).
     public var colorPolicy = ColorPolicy.sRGB
+    /// Presets given directly (`serve --preset NAME=OPTIONS`): `pr:NAME` in URLs, `default` for
+    /// every request (see ``ProcessingPresets``). They win over ``presetsFile``'s of the same name.
+    public var presets = ProcessingPresets()
+    /// A file of presets, one `name=options` a line (`serve --presets-file`), read at start and
+    /// again by ``ImageServer/reloadPresets()`` (on SIGHUP when serving); `nil`: none.
+    public var presetsFile: URL?
+    /// Whether URLs may only name presets (imgproxy's `IMGPROXY_ONLY_PRESETS`): each option
+    /// segment is `pr:NAME…` or a bare `NAME:NAME…` list; any other option is `400`.
+    public var onlyPresets = false
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
@@ -103,6 +112,16 @@ public struct ImageServerConfiguration: Sendable {
 }
 
 extension ImageServerConfiguration {
+    /// The presets in force: ``presetsFile``'s (read now), with ``presets`` over them, each checked
+    /// to parse; throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming the file
+    /// or the bad preset.
+    public func loadPresets() throws -> ProcessingPresets {
+        let file = try presetsFile.map { try ProcessingPresets(contentsOf: $0) } ?? ProcessingPresets()
+        let merged = file.merging(presets)
+        try merged.validate(maxDimension: limits.maxResultDimension)
+        return merged
+    }
+
     /// The keyring of the Redis tier: ``redisKeys``, else the keys derived from ``signingKeys``;
     /// throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` when both are empty.
     public func redisKeyring() throws -> RedisEntryKeyring {

@@ -36,12 +36,16 @@ final class ImageService: Sendable {
     let writes: BackgroundWrites
     /// Requests in flight by result key: one job each, however many wait for it.
     let jobs = JobRegistry<String, RenderedImage>()
+    /// The presets in force: each request parses with the set it read first, so a reload never
+    /// changes a request half-way.
+    let presets: Mutex<ProcessingPresets>
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
-        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger
+        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger, presets: ProcessingPresets
     ) {
         self.configuration = configuration
+        self.presets = Mutex(presets)
         self.coders = coders
         self.disk = disk
         self.metrics = metrics
@@ -119,7 +123,7 @@ final class ImageService: Sendable {
             let parsed = try ImagePath(parsing: path)
             var options = try ProcessingOptions(
                 segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
-                colorPolicy: configuration.colorPolicy)
+                colorPolicy: configuration.colorPolicy, presets: presets.withLock { $0 }, onlyPresets: configuration.onlyPresets)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")

@@ -89,8 +89,8 @@ struct TransformOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode as a thumbnail fitting within N×N, keeping the aspect ratio.", valueName: "N"))
     var thumbnail: Int?
 
-    @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100.", valueName: "Q"))
-    var quality: Int = 90
+    @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100 (default 90; with --preset, 80 as serve's).", valueName: "Q"))
+    var quality: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -119,7 +119,7 @@ struct TransformOptions: ParsableArguments {
             throw ValidationError(
                 "--max-pixels must be between \(OptionLimits.sourcePixels.lowerBound) and \(OptionLimits.sourcePixels.upperBound) (got \(maxPixels))")
         }
-        guard OptionLimits.quality.contains(quality) else {
+        if let quality, !OptionLimits.quality.contains(quality) {
             throw ValidationError("--quality must be between 0 and 100 (got \(quality))")
         }
         if resize == nil && edits.filter != nil { throw ValidationError("--filter only applies with --resize") }
@@ -167,7 +167,7 @@ struct TransformOptions: ParsableArguments {
         }
     }
 
-    var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality) / 100) }
+    var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality ?? 90) / 100) }
 }
 
 /// `--colour srgb|keep|ignore`.

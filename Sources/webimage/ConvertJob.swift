@@ -8,6 +8,8 @@ struct ConvertSettings: Sendable {
     var transformer: (any ImageTransforming)?
     var encoding: ImageEncodingOptions
     var firstFrameOnly: Bool
+    /// `--preset`: the service's rendering in place of the decode, transform and encode above.
+    var preset: PresetRendering?
 }
 
 /// One converted file, before it is written.
@@ -28,15 +30,25 @@ enum ConvertJob {
         var namesInput: Bool
     }
 
-    /// Reads `input`, decodes, transforms and encodes it in the format `format(decodedFormat)` picks.
+    /// Reads `input`, decodes, transforms and encodes it in the format `format(decodedFormat)` picks;
+    /// with a preset, renders it as the service does in `presetFormat` (nil: the preset's or the source's).
     static func convert(
-        _ input: String, settings: ConvertSettings, format: (ImageFormat) -> ImageFormat
-    ) throws -> ConvertedFile {
+        _ input: String, settings: ConvertSettings, presetFormat: ImageFormat?, format: (ImageFormat) -> ImageFormat
+    ) async throws -> ConvertedFile {
         let data: Data
         do {
             data = try LocalFile.load(input)
         } catch {
             throw Failure(error: error, namesInput: false)
+        }
+        if let preset = settings.preset {
+            do {
+                let (encoded, target) = try await preset.render(data, format: presetFormat)
+                let header = try settings.coders.readHeader(encoded)
+                return ConvertedFile(data: encoded, format: target, size: header.pixelSize, frames: header.frameCount)
+            } catch {
+                throw Failure(error: error, namesInput: true)
+            }
         }
         do {
             let coders = settings.coders

@@ -19,6 +19,8 @@ struct FetchSettings: Sendable {
     var encoding = ImageEncodingOptions()
     /// Decode while downloading and report the previews (`--progressive`).
     var progressive = false
+    /// `--preset`: the original bytes rendered as the service does (in `format` when given).
+    var preset: PresetRendering?
 
     /// Whether the decoded image is the original one, so that the original bytes can be written.
     var keepsOriginalBytes: Bool { transformer == nil && thumbnail == nil }
@@ -49,6 +51,16 @@ struct FetchSettings: Sendable {
         request.options.insert(.waitStoreCache)
         request.encodeOptions = encoding
         return request
+    }
+
+    /// The bytes to write and their format: with a preset, the original bytes rendered as the
+    /// service renders them; else ``encoded(_:coders:)``.
+    func written(_ response: ImageResponse, coders: any ImageCoding) async throws -> (Data, ImageFormat) {
+        guard let preset else { return try encoded(response, coders: coders) }
+        guard let data = response.data else {
+            throw WebImageError(.badImageData, "the original bytes of \(response.url) are not at hand to render the preset from")
+        }
+        return try await preset.render(data, format: format)
     }
 
     /// The bytes to write and their format: the original bytes unless a resize, a thumbnail or
@@ -93,7 +105,7 @@ struct FetchJob: Sendable {
             let response = try await task.response
             // The previews end with the task: print them all before the result.
             await previewWatcher.value
-            let (data, written) = try settings.encoded(response, coders: session.manager.configuration.coders)
+            let (data, written) = try await settings.written(response, coders: session.manager.configuration.coders)
             let file = try files.write(data, for: response.url, format: written)
             return .finished(
                 url: url, response: response, bytes: data.count, format: written, elapsed: .now - start, file: file)

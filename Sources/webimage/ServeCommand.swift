@@ -97,6 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
     var failedSourceTtl: Double?
     @Flag(help: "Accept image URLs with a query string (ignored, as imgproxy does; by default they are refused with 400).")
     var allowQuery = false
+    @Option(help: ArgumentHelp(
+        "A preset: pr:NAME in URLs stands for OPTIONS (as in a URL, /-separated); one named default applies to every request. Repeatable; wins over --presets-file.",
+        valueName: "NAME=OPTIONS"))
+    var preset: [String] = []
+    @Option(help: ArgumentHelp("Presets, one NAME=OPTIONS a line (# comments); read again on SIGHUP.", valueName: "FILE"))
+    var presetsFile: String?
+    @Flag(help: "URLs may only name presets (pr:NAME, or NAME:NAME as imgproxy's IMGPROXY_ONLY_PRESETS); other options are 400.")
+    var onlyPresets = false
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
 

@@ -172,6 +172,17 @@ struct ServeSettings {
             }
             configuration.colorPolicy = colour.policy
         }
+        for definition in list(command.preset, "PRESET") {
+            do {
+                try configuration.presets.define(definition)
+            } catch let error as WebImageError {
+                throw Self.bad("--preset: \(error.message)")
+            }
+        }
+        if let file = command.presetsFile ?? env("PRESETS_FILE") { configuration.presetsFile = URL(fileURLWithPath: file) }
+        configuration.onlyPresets = flag(command.onlyPresets, "ONLY_PRESETS")
+        // Checked now, so that a bad preset stops the start with its name (exit 2).
+        _ = try configuration.loadPresets()
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
