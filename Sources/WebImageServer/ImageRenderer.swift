@@ -14,9 +14,14 @@ public import WebImageCodecs
 public struct ImageRenderer: Sendable {
     let processor: ImageProcessor
 
-    /// A renderer with the service's limits and default quality (``ImageServerConfiguration``'s).
-    public init(coders: ImageCodersManager = .standard(), limits: ImageServerLimits = ImageServerLimits(), defaultQuality: Int = 80) {
-        processor = ImageProcessor(coders: coders, limits: limits, defaultQuality: defaultQuality, metrics: ServiceMetrics())
+    /// A renderer with the service's limits, default quality and per-format qualities
+    /// (``ImageServerConfiguration``'s).
+    public init(
+        coders: ImageCodersManager = .standard(), limits: ImageServerLimits = ImageServerLimits(), defaultQuality: Int = 80,
+        formatQuality: [ImageFormat: Int] = [:]
+    ) {
+        processor = ImageProcessor(
+            coders: coders, limits: limits, defaultQuality: defaultQuality, formatQuality: formatQuality, metrics: ServiceMetrics())
     }
 
     /// `data` rendered as `options` say, in their format (`f:`) or else the source's own (what

@@ -85,6 +85,10 @@ public struct ImageServerConfiguration: Sendable {
     public var errorCacheMaxAge = 10
     /// Quality (1–100) of lossy outputs when the URL names none (default 80).
     public var defaultQuality = 80
+    /// Quality by output format when the URL names none (`serve --format-quality webp=75,avif=55`,
+    /// imgproxy's `IMGPROXY_FORMAT_QUALITY`); a URL's `fq` adds to it, its `q` wins over both.
+    /// Formats not listed get ``defaultQuality``.
+    public var formatQuality: [ImageFormat: Int] = [:]
     /// What happens to a source's colour profile unless the URL says (`scp`): converted to sRGB
     /// and stripped (the default, as imgproxy), kept, or ignored (`serve --colour`).
     public var colorPolicy = ColorPolicy.sRGB

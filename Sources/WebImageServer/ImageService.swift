@@ -57,7 +57,9 @@ final class ImageService: Sendable {
         fetcher = SourceFetcher(
             loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes,
             failedSourceTTL: configuration.failedSourceTTL)
-        processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
+        processor = ImageProcessor(
+            coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality,
+            formatQuality: configuration.formatQuality, metrics: metrics)
         let resultsBudget = configuration.memoryCacheBytes - originalsBudget
         memory = CostLRU(costLimit: resultsBudget, entryCostLimit: resultsBudget / 4)
         // Memory goes back to the system one second after the last image is made.
@@ -79,7 +81,7 @@ final class ImageService: Sendable {
     /// with it) or only a render can tell.
     func knownResult(path: Substring, accept: String?) async throws(StagedError) -> KnownResult? {
         let (options, source, output) = try parse(path: path, accept: accept)
-        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
+        let key = resultKey(source: source, options: options, output: output)
         // A result in memory is answered whole at once, its length included.
         if memory.value(forKey: key) != nil { return nil }
         guard let original = await fetcher.cached(source) else { return nil }
@@ -91,15 +93,27 @@ final class ImageService: Sendable {
             lastModified: original.lastModified, negotiated: options.format == .auto)
     }
 
-    /// The cache key of one result (``CacheKeys/serviceResult(source:options:output:quality:)``).
-    static func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int) -> String {
-        CacheKeys.serviceResult(source: source.url, options: options.canonicalKey, output: output.key, quality: quality)
+    /// The cache key of one result (``CacheKeys/serviceResult(source:options:output:quality:formatQuality:)``),
+    /// with the service's default and per-format qualities.
+    func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice) -> String {
+        Self.resultKey(
+            source: source, options: options, output: output, quality: configuration.defaultQuality,
+            formatQuality: configuration.formatQuality)
+    }
+
+    /// The cache key of one result made with the default `quality` and the per-format `formatQuality`.
+    static func resultKey(
+        source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int, formatQuality: [ImageFormat: Int] = [:]
+    ) -> String {
+        CacheKeys.serviceResult(
+            source: source.url, options: options.canonicalKey, output: output.key, quality: quality,
+            formatQuality: ProcessingOptions.formatQualityKey(formatQuality))
     }
 
     /// The image `path` (the request target without its query) asks for.
     func image(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage {
         let (options, source, output) = try parse(path: path, accept: accept)
-        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
+        let key = resultKey(source: source, options: options, output: output)
         if let hit = memory.value(forKey: key) {
             metrics.hit("memory")
             return hit

@@ -36,6 +36,7 @@ extension ProcessingOptions {
             }
         }
         try checkDimensions(maxDimension: maxDimension)
+        applyDevicePixelRatio(maxDimension: maxDimension)
     }
 
     /// Throws `tooLarge` when a size asked for is over `maxDimension`.
@@ -71,6 +72,8 @@ extension ProcessingOptions {
             let value = try reader.integer()
             guard (1...100).contains(value) else { throw reader.bad("must be 1–100") }
             quality = value
+        case "fq", "format_quality": try readFormatQuality(&reader)
+        case "dpr": try readDevicePixelRatio(&reader)
         case "f", "format", "ext":
             let name = try reader.text()
             if name == "auto" {

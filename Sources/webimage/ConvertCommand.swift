@@ -90,7 +90,8 @@ struct ConvertCommand: AsyncParsableCommand {
         var encoding = transform.encodingOptions
         encoding.firstFrameOnly = firstFrame
         return ConvertSettings(
-            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, firstFrameOnly: firstFrame,
+            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, formatQuality: (try? transform.formatQualities()) ?? [:],
+            firstFrameOnly: firstFrame,
             preset: try? presets.rendering(transform: transform))
     }
 

@@ -7,9 +7,21 @@ struct ConvertSettings: Sendable {
     var decoding: ImageDecodingOptions
     var transformer: (any ImageTransforming)?
     var encoding: ImageEncodingOptions
+    /// `--format-quality`: the quality of each output format, over `encoding`'s.
+    var formatQuality: [ImageFormat: Int] = [:]
     var firstFrameOnly: Bool
     /// `--preset`: the service's rendering in place of the decode, transform and encode above.
     var preset: PresetRendering?
+}
+
+extension ImageEncodingOptions {
+    /// These options with `quality` (percent) when given.
+    func with(quality: Int?) -> ImageEncodingOptions {
+        guard let quality else { return self }
+        var options = self
+        options.quality = Double(quality) / 100
+        return options
+    }
 }
 
 /// One converted file, before it is written.
@@ -56,7 +68,7 @@ enum ConvertJob {
             let image = try settings.transformer?.transform(decoded) ?? decoded
             let target = format(decoded.format)
             // An animation streams: each frame's storage goes back to the pool once encoded.
-            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding)
+            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding.with(quality: settings.formatQuality[target]))
             let converted = ConvertedFile(
                 data: encoded, format: target, size: image.pixelSize,
                 frames: settings.firstFrameOnly ? 1 : (image.animation?.frameCount ?? 1))

@@ -99,10 +99,10 @@ struct FetchCommand: AsyncParsableCommand {
     var settings: FetchSettings {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
-            thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
+            thumbnail: transform.thumbnailSide, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
             colorPolicy: transform.colour.policy,
             transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions, progressive: progressive, preset: try? presets.rendering(transform: transform))
+            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, preset: try? presets.rendering(transform: transform))
     }
 }
 

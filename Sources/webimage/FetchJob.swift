@@ -17,6 +17,8 @@ struct FetchSettings: Sendable {
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
+    /// `--format-quality`: the quality of each output format, over `encoding`'s.
+    var formatQuality: [ImageFormat: Int] = [:]
     /// Decode while downloading and report the previews (`--progressive`).
     var progressive = false
     /// `--preset`: the original bytes rendered as the service does (in `format` when given).
@@ -72,7 +74,7 @@ struct FetchSettings: Sendable {
         // The image was decoded from these very bytes, so its format is theirs.
         if keepsOriginalBytes, sameFormat, let data = response.data { return (data, source) }
         let written = coders.canEncode(target) ? target : .png
-        return (try coders.encode(response.image, as: written, options: encoding), written)
+        return (try coders.encode(response.image, as: written, options: encoding.with(quality: formatQuality[written])), written)
     }
 }
 

@@ -52,7 +52,8 @@ struct PresetOptions: ParsableArguments {
     }
 
     /// The rendering `--preset NAME…` asks for (nil without one), with `transform`'s `--quality`
-    /// (default 80, as serve's), `--max-pixels` and `--colour` as serve's settings.
+    /// (default 80, as serve's), `--format-quality`, `--max-pixels` and `--colour` as serve's
+    /// settings, and `--dpr` as a `dpr:` after the presets.
     func rendering(transform: TransformOptions) throws -> PresetRendering? {
         guard !names.isEmpty else { return nil }
         var limits = ImageServerLimits()
@@ -60,13 +61,16 @@ struct PresetOptions: ParsableArguments {
         let options: ProcessingOptions
         do {
             options = try ProcessingOptions(
-                segments: ["pr:" + names.joined(separator: ":")], maxDimension: limits.maxResultDimension,
+                segments: ["pr:" + names.joined(separator: ":")] + (transform.dpr.map { ["dpr:\($0)"] } ?? []),
+                maxDimension: limits.maxResultDimension,
                 colorPolicy: transform.colour.policy, presets: try presets())
         } catch let error as WebImageError {
             throw ValidationError("--preset: \(error.message)")
         }
         return PresetRendering(
-            renderer: ImageRenderer(coders: .standard(), limits: limits, defaultQuality: transform.quality ?? 80), options: options)
+            renderer: ImageRenderer(
+                coders: .standard(), limits: limits, defaultQuality: transform.quality ?? 80, formatQuality: try transform.formatQualities()),
+            options: options)
     }
 }
 

@@ -73,6 +73,10 @@ struct ServeCommand: AsyncParsableCommand {
     var errorTtl: Int?
     @Option(help: ArgumentHelp("Default quality of lossy outputs, 1–100 (default 80).", valueName: "Q"))
     var quality: Int?
+    @Option(help: ArgumentHelp(
+        "Quality by output format when the URL names none, e.g. webp=75,avif=55 (over --quality; a URL's q and fq win).",
+        valueName: "FORMAT=Q,…"))
+    var formatQuality: String?
     @Option(
         name: [.customLong("colour"), .customLong("color")],
         help: ArgumentHelp(

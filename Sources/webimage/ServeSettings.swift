@@ -164,6 +164,13 @@ struct ServeSettings {
             configuration.errorCacheMaxAge = value
         }
         if let value = try integer(command.quality, "QUALITY", option: "--quality", in: Range.quality) { configuration.defaultQuality = value }
+        if let text = command.formatQuality ?? env("FORMAT_QUALITY") {
+            do {
+                configuration.formatQuality = try ProcessingOptions.formatQualities(parsing: text)
+            } catch let error as WebImageError {
+                throw Self.bad("--format-quality \(text): \(error.message)")
+            }
+        }
         if let colour = command.colour {
             configuration.colorPolicy = colour.policy
         } else if let text = env("COLOUR") {

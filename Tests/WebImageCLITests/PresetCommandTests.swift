@@ -94,6 +94,7 @@ struct PresetCommandTests {
                 ["--port", "0", "--allow-unsigned", "--allow-host", "127.0.0.1", "--no-access-log"] + presetFlags, in: directory)
             let service = try await served.get("/unsafe/pr:thumb:grey/plain/\(Self.source(origin, "/photo.jpg"))@webp")
             let serviceJPEG = try await served.get("/unsafe/pr:thumb/plain/\(Self.source(origin, "/photo.jpg"))")
+            let serviceDPR = try await served.get("/unsafe/pr:thumb/dpr:0.5/plain/\(Self.source(origin, "/photo.jpg"))@webp")
             #expect(try await served.terminate() == 0)
             #expect(service.status == 200)
             #expect(serviceJPEG.status == 200)
@@ -102,6 +103,12 @@ struct PresetCommandTests {
                 ["convert", "photo.jpg", "out.webp", "--preset", "thumb", "--preset", "grey"] + presetFlags, in: directory)
             #expect(convert.status == 0, "\(convert.stderr)")
             #expect(try Data(contentsOf: directory.appendingPathComponent("out.webp")) == service.body)
+
+            // --dpr is a dpr: after the presets.
+            let halved = try await CLI.run(["convert", "photo.jpg", "half.webp", "--preset", "thumb", "--dpr", "0.5"] + presetFlags, in: directory)
+            #expect(halved.status == 0, "\(halved.stderr)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("half.webp")) == serviceDPR.body)
+            #expect(try ImageCodersManager.standard().readHeader(serviceDPR.body).pixelSize == PixelSize(width: 48, height: 48))
 
             let fetch = try await CLI.run(
                 ["fetch", origin.url("/photo.jpg").absoluteString, "--preset", "thumb", "-o", "fetched", "--cache-dir", "cache"] + presetFlags,
