@@ -152,7 +152,7 @@ final class ImageService: Sendable {
     }
 
     /// Checks `/{signature}/{the signed rest}` before anything else of the path is read.
-    private func checkSignature(_ path: Substring) throws {
+    func checkSignature(_ path: Substring) throws {
         let rest = path.dropFirst()
         guard path.first == "/", let slash = rest.firstIndex(of: "/") else {
             throw WebImageError(.invalidSignature, "the path has no /{signature}/ segment")
