@@ -44,6 +44,7 @@ public final class ImageServer: Sendable {
         }
         // Before anything is opened: bad presets and a Redis tier without a key are configuration errors.
         let presets = try configuration.loadPresets()
+        try configuration.checkFallbackImage(coders: .standard())
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes

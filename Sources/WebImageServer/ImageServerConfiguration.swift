@@ -101,6 +101,11 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether URLs may only name presets (imgproxy's `IMGPROXY_ONLY_PRESETS`): each option
     /// segment is `pr:NAME…` or a bare `NAME:NAME…` list; any other option is `400`.
     public var onlyPresets = false
+    /// An image answered in place of a source that fails (`serve --fallback-image FILE|URL`): a
+    /// file, or an http(s) URL fetched like any source (SSRF guard included). It is rendered with
+    /// the request's options and answered with the failure's status, the errors' `Cache-Control`
+    /// and `X-Fallback: 1`. `nil` (the default): failures are answered as text.
+    public var fallbackImage: URL?
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
@@ -116,6 +121,22 @@ public struct ImageServerConfiguration: Sendable {
 }
 
 extension ImageServerConfiguration {
+    /// Checks ``fallbackImage``: a file must hold an image (its header is read), a URL must be
+    /// http(s); throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming it.
+    public func checkFallbackImage(coders: ImageCodersManager) throws {
+        guard let url = fallbackImage else { return }
+        if url.isFileURL {
+            do {
+                _ = try coders.readHeader(try Data(contentsOf: url))
+            } catch {
+                throw WebImageError(
+                    .invalidServerConfiguration, "the fallback image \(url.path) is not a readable image: \((error as? WebImageError)?.message ?? error.localizedDescription)")
+            }
+        } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
+            throw WebImageError(.invalidServerConfiguration, "the fallback image \(url.absoluteString) is neither a file nor an http(s) URL")
+        }
+    }
+
     /// The presets in force: ``presetsFile``'s (read now), with ``presets`` over them, each checked
     /// to parse; throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming the file
     /// or the bad preset.

@@ -39,6 +39,8 @@ final class ImageService: Sendable {
     /// The presets in force: each request parses with the set it read first, so a reload never
     /// changes a request half-way.
     let presets: Mutex<ProcessingPresets>
+    /// The image answered, with the failure's status, when a source fails (``ImageServerConfiguration/fallbackImage``).
+    let fallbackSource: ImageSource?
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
@@ -46,6 +48,7 @@ final class ImageService: Sendable {
     ) {
         self.configuration = configuration
         self.presets = Mutex(presets)
+        fallbackSource = configuration.fallbackImage.map { $0.isFileURL ? .local($0) : .remote($0) }
         self.coders = coders
         self.disk = disk
         self.metrics = metrics
@@ -130,7 +133,7 @@ final class ImageService: Sendable {
         }
     }
 
-    private func parse(path: Substring, accept: String?) throws(StagedError) -> (ProcessingOptions, ImageSource, OutputChoice) {
+    func parse(path: Substring, accept: String?) throws(StagedError) -> (ProcessingOptions, ImageSource, OutputChoice) {
         do {
             // The signature first: nothing of an unsigned path is parsed or reported.
             try checkSignature(path)
@@ -170,7 +173,7 @@ final class ImageService: Sendable {
     }
 
     /// Disk, then a processing slot, the source and the work; the result goes into both caches.
-    private func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
+    func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
         if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
             metrics.hit("disk")
             memory.set(rendered, forKey: key, cost: rendered.memoryCost)

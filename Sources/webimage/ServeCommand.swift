@@ -109,6 +109,10 @@ struct ServeCommand: AsyncParsableCommand {
     var presetsFile: String?
     @Flag(help: "URLs may only name presets (pr:NAME, or NAME:NAME as imgproxy's IMGPROXY_ONLY_PRESETS); other options are 400.")
     var onlyPresets = false
+    @Option(help: ArgumentHelp(
+        "An image answered, through the request's options, when a source fails (the failure's status, X-Fallback: 1): a file or an http(s) URL.",
+        valueName: "FILE|URL"))
+    var fallbackImage: String?
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
 

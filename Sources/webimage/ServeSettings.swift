@@ -190,6 +190,13 @@ struct ServeSettings {
         configuration.onlyPresets = flag(command.onlyPresets, "ONLY_PRESETS")
         // Checked now, so that a bad preset stops the start with its name (exit 2).
         _ = try configuration.loadPresets()
+        if let fallback = command.fallbackImage ?? env("FALLBACK_IMAGE") {
+            let lowered = fallback.lowercased()
+            configuration.fallbackImage =
+                lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: fallback) : URL(fileURLWithPath: fallback)
+            guard configuration.fallbackImage != nil else { throw Self.bad("--fallback-image \(fallback) is not a URL") }
+            try configuration.checkFallbackImage(coders: .standard())
+        }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
