@@ -67,6 +67,10 @@ struct ImageRoute: HTTPResponder {
         }
         headers[.contentType] = contentType
         headers[Self.contentTypeOptions] = "nosniff"
+        // Only `raw:1` answers these: a document opened from the service's origin runs nothing.
+        if contentType == "image/svg+xml" || !contentType.hasPrefix("image/") {
+            headers[Self.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+        }
         return Response(status: .ok, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? ResponseBody(contentLength: nil) { _ in })
     }
 
@@ -84,6 +88,7 @@ struct ImageRoute: HTTPResponder {
 
     private static let contentTypeOptions = HTTPFields.Element.Name("X-Content-Type-Options")!
     private static let fallback = HTTPFields.Element.Name("X-Fallback")!
+    private static let contentSecurityPolicy = HTTPFields.Element.Name("Content-Security-Policy")!
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 says for it) or is `*`.
     static func matches(_ header: String, etag: String) -> Bool {

@@ -84,6 +84,11 @@ final class ImageService: Sendable {
     /// with it) or only a render can tell.
     func knownResult(path: Substring, accept: String?) async throws(StagedError) -> KnownResult? {
         let (options, source, output) = try parse(path: path, accept: accept)
+        if options.raw {
+            guard let original = await fetcher.cached(source) else { return nil }
+            let raw = Self.raw(original, source: source)
+            return KnownResult(etag: raw.etag, contentType: raw.contentType, lastModified: raw.lastModified, negotiated: false)
+        }
         let key = resultKey(source: source, options: options, output: output)
         // A result in memory is answered whole at once, its length included.
         if memory.value(forKey: key) != nil { return nil }
@@ -116,6 +121,7 @@ final class ImageService: Sendable {
     /// The image `path` (the request target without its query) asks for.
     func image(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage {
         let (options, source, output) = try parse(path: path, accept: accept)
+        if options.raw { return try await rawImage(source) }
         let key = resultKey(source: source, options: options, output: output)
         if let hit = memory.value(forKey: key) {
             metrics.hit("memory")

@@ -74,6 +74,7 @@ extension ProcessingOptions {
             quality = value
         case "fq", "format_quality": try readFormatQuality(&reader)
         case "dpr": try readDevicePixelRatio(&reader)
+        case "raw": raw = try reader.bool()
         case "f", "format", "ext":
             let name = try reader.text()
             if name == "auto" {

@@ -74,6 +74,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// parser has already applied it (capped by the result limit); it is not part of
     /// ``canonicalKey``, whose sizes are the multiplied ones.
     public var devicePixelRatio = 1.0
+    /// `raw:1`: the source's bytes are answered as they are (every other option is ignored, as
+    /// imgproxy does); still size-limited and SSRF-checked like any fetch.
+    public var raw = false
     /// The output format (`f`, or the path's extension).
     public var format = Format.auto
     /// What transparent pixels become in formats without alpha (`bg`; default white).
