@@ -75,6 +75,7 @@ extension ProcessingOptions {
         case "fq", "format_quality": try readFormatQuality(&reader)
         case "dpr": try readDevicePixelRatio(&reader)
         case "raw": raw = try reader.bool()
+        case "cb", "cachebuster": cacheBuster = reader.optionalText()
         case "f", "format", "ext":
             let name = try reader.text()
             if name == "auto" {

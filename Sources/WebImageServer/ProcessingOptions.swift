@@ -77,6 +77,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `raw:1`: the source's bytes are answered as they are (every other option is ignored, as
     /// imgproxy does); still size-limited and SSRF-checked like any fetch.
     public var raw = false
+    /// `cb:STRING` (`cachebuster`), imgproxy's cache buster: changes nothing in the image but is
+    /// part of ``canonicalKey`` (so of the cache entries and the ETag) and, being in the path, of
+    /// the signature: a new value makes caches in front fetch anew.
+    public var cacheBuster: String?
     /// The output format (`f`, or the path's extension).
     public var format = Format.auto
     /// What transparent pixels become in formats without alpha (`bg`; default white).
@@ -110,6 +114,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if quality == nil, !formatQuality.isEmpty { parts.append("fq:" + Self.formatQualityKey(formatQuality)) }
         if let background { parts.append("bg:\([background.r, background.g, background.b, background.a].hexString)") }
         if colorPolicy != .sRGB { parts.append("cp:\(colorPolicy.rawValue)") }
+        if let cacheBuster { parts.append("cb:" + cacheBuster) }
         parts += effects.map(\.key)
         return parts.joined(separator: "/")
     }
