@@ -13,10 +13,12 @@ extension ImageService {
     }
 
     /// The fallback image made with the options and output format `path` asks for, through the
-    /// caches and jobs as any result (keyed by the fallback's source); nil without one.
+    /// caches and jobs as any result (keyed by the fallback's source), or its bytes for `raw:1`;
+    /// nil without one.
     func fallbackImage(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage? {
         guard let fallbackSource else { return nil }
         let (options, _, output) = try parse(path: path, accept: accept)
+        if options.raw { return try await rawImage(fallbackSource) }
         let key = resultKey(source: fallbackSource, options: options, output: output)
         if let hit = memory.value(forKey: key) { return hit }
         let limit = configuration.limits.requestTimeout

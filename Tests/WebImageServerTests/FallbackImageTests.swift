@@ -33,6 +33,10 @@ struct FallbackImageTests {
                 let header = try Fixtures.header(answer.body)
                 #expect(header.format == .webp && header.pixelSize == PixelSize(width: 100, height: 67), "\(path)")
             }
+            // raw:1 falls back to the fallback's own bytes.
+            let raw = try await harness.image("raw:1", "/missing.jpg")
+            #expect(raw.status == 404 && raw.header("X-Fallback") == "1")
+            #expect(raw.body == Fixtures.png)
             // The request's failures (signature, options) are answered as before.
             let unsigned = try await harness.request(ServiceHarness.unsignedPath("w:10", source: harness.origin.url("/missing.jpg").absoluteString).replacingOccurrences(of: "/w:10", with: "/unsafe/w:10"))
             #expect(unsigned.status == 403 && unsigned.header("X-Fallback") == nil)
