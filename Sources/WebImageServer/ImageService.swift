@@ -143,7 +143,7 @@ final class ImageService: Sendable {
         do {
             // The signature first: nothing of an unsigned path is parsed or reported.
             try checkSignature(path)
-            let parsed = try ImagePath(parsing: path)
+            let parsed = try ImagePath(parsing: path, presetNames: configuration.onlyPresets)
             var options = try ProcessingOptions(
                 segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
                 colorPolicy: configuration.colorPolicy, presets: presets.withLock { $0 }, onlyPresets: configuration.onlyPresets)

@@ -106,6 +106,13 @@ struct PresetTests {
             let list = try await harness.image("thumb:grey", "/a.jpg", ext: "png")
             #expect(list.status == 200)
             #expect(try Fixtures.header(list.body).pixelSize == PixelSize(width: 64, height: 64))
+            // imgproxy's single bare name, and a base64 source, still read.
+            let bare = try await harness.image("thumb", "/a.jpg", ext: "png")
+            #expect(bare.status == 200, "\(bare.text)")
+            #expect(try Fixtures.header(bare.body).pixelSize == PixelSize(width: 64, height: 64))
+            let encoded = Data(harness.origin.url("/a.jpg").absoluteString.utf8).base64URLEncodedString()
+            let base64Path = "/pr:thumb/" + encoded + ".png"
+            #expect(try await harness.request("/" + ServiceHarness.key.signature(for: base64Path) + base64Path).status == 200)
             let refused = try await harness.image("rs:fill:64:64", "/a.jpg", ext: "png")
             #expect(refused.status == 400)
             #expect(refused.text.contains("only presets"), "\(refused.text)")
