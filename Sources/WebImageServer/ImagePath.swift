@@ -25,7 +25,11 @@ public struct ImagePath: Sendable, Hashable {
 
     /// Splits `path` (the request target without its query); throws
     /// ``WebImage/WebImageError/Code/invalidProcessingOptions`` when it has no source.
-    public init(parsing path: Substring) throws {
+    ///
+    /// With `presetNames` (the service's `--only-presets`), every segment before a `plain`
+    /// segment is an option segment even without a `:`, so that imgproxy's single preset name
+    /// (`/SIG/thumb/plain/…`) reads as one.
+    public init(parsing path: Substring, presetNames: Bool = false) throws {
         var rest = path
         guard rest.first == "/" else { throw Self.bad("the path must start with /") }
         rest = rest.dropFirst()
@@ -36,7 +40,8 @@ public struct ImagePath: Sendable, Hashable {
         signedPart = rest[slash...]
         var segments = rest[rest.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)[...]
         optionSegments = []
-        while let segment = segments.first, segment.contains(":"), segment != "plain" {
+        let bareBeforePlain = presetNames && segments.contains("plain")
+        while let segment = segments.first, segment.contains(":") || bareBeforePlain, segment != "plain" {
             optionSegments.append(segment)
             segments = segments.dropFirst()
         }

@@ -8,6 +8,8 @@ struct ImageProcessor: Sendable {
     let coders: ImageCodersManager
     let limits: ImageServerLimits
     let defaultQuality: Int
+    /// Quality by output format, under the URL's `q` and `fq` and over ``defaultQuality``.
+    let formatQuality: [ImageFormat: Int]
     let metrics: ServiceMetrics
 
     /// The formats whose encoders write every frame: an animated source stays animated in them,
@@ -96,7 +98,8 @@ struct ImageProcessor: Sendable {
             throw WebImageError(
                 .tooLarge, "the result is \(size.width)×\(size.height), over the limit of \(limits.maxResultDimension) per side")
         }
-        var encoding = ImageEncodingOptions(quality: Double(options.quality ?? defaultQuality) / 100)
+        let quality = options.quality(for: format, defaults: formatQuality, defaultQuality: defaultQuality)
+        var encoding = ImageEncodingOptions(quality: Double(quality) / 100)
         encoding.firstFrameOnly = !animate
         if let background = options.background { encoding.backgroundColor = background }
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }

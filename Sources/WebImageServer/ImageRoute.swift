@@ -37,7 +37,16 @@ struct ImageRoute: HTTPResponder {
                     ifNoneMatch: ifNoneMatch, body: nil)
             }
         }
-        let rendered = try await service.image(path: path, accept: request.headers[.accept])
+        let rendered: RenderedImage
+        do {
+            rendered = try await service.image(path: path, accept: request.headers[.accept])
+        } catch {
+            // A source that fails is answered with the fallback image, when there is one and it renders.
+            guard ImageService.fallsBack(error),
+                let fallback = try? await service.fallbackImage(path: path, accept: request.headers[.accept])
+            else { throw error }
+            return fallbackAnswer(fallback, failure: FailureAnswer(error.error, stage: error.stage))
+        }
         return answer(
             etag: rendered.etag, contentType: rendered.contentType, lastModified: rendered.lastModified, negotiated: rendered.negotiated,
             ifNoneMatch: ifNoneMatch, body: ByteBuffer(bytes: rendered.data))
@@ -58,10 +67,28 @@ struct ImageRoute: HTTPResponder {
         }
         headers[.contentType] = contentType
         headers[Self.contentTypeOptions] = "nosniff"
+        // Only `raw:1` answers these: a document opened from the service's origin runs nothing.
+        if contentType == "image/svg+xml" || !contentType.hasPrefix("image/") {
+            headers[Self.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+        }
         return Response(status: .ok, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? ResponseBody(contentLength: nil) { _ in })
     }
 
+    /// The fallback image in place of a failed source: the failure's status, the errors'
+    /// `Cache-Control` and `X-Fallback: 1` (no ETag: it stands for no result of this URL).
+    private func fallbackAnswer(_ rendered: RenderedImage, failure: FailureAnswer) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = rendered.contentType
+        headers[Self.contentTypeOptions] = "nosniff"
+        headers[.cacheControl] = "public, max-age=\(configuration.errorCacheMaxAge)"
+        headers[Self.fallback] = "1"
+        if rendered.negotiated { headers[.vary] = "Accept" }
+        return Response(status: .init(code: failure.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: rendered.data)))
+    }
+
     private static let contentTypeOptions = HTTPFields.Element.Name("X-Content-Type-Options")!
+    private static let fallback = HTTPFields.Element.Name("X-Fallback")!
+    private static let contentSecurityPolicy = HTTPFields.Element.Name("Content-Security-Policy")!
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 says for it) or is `*`.
     static func matches(_ header: String, etag: String) -> Bool {

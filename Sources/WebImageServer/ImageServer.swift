@@ -42,7 +42,9 @@ public final class ImageServer: Sendable {
                 throw WebImageError(.invalidServerConfiguration, "the local root \(root.path) is not a directory")
             }
         }
-        // Before anything is opened: a Redis tier without a key is a configuration error.
+        // Before anything is opened: bad presets and a Redis tier without a key are configuration errors.
+        let presets = try configuration.loadPresets()
+        try configuration.checkFallbackImage(coders: .standard())
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
@@ -82,7 +84,8 @@ public final class ImageServer: Sendable {
             metricsFactory: metrics.factory)
         readiness = Readiness(redis: redis)
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger)
+            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger,
+            presets: presets)
     }
 
     /// The port the server listens on, once it does.
@@ -117,7 +120,7 @@ public final class ImageServer: Sendable {
                 services: [
                     app, ReadinessService(readiness: readiness, drainDelay: configuration.drainDelay),
                     MemoryPressureService(service: service),
-                ],
+                ] + (configuration.presetsFile == nil ? [] : [PresetReloadService(server: self)]),
                 gracefulShutdownSignals: signals, logger: logger))
         group.withLock { $0 = serviceGroup }
         do {
@@ -134,6 +137,15 @@ public final class ImageServer: Sendable {
     public func shutdown() async {
         let serviceGroup = group.withLock { $0 }
         await serviceGroup?.triggerGracefulShutdown()
+    }
+
+    /// Reads the presets again (``ImageServerConfiguration/loadPresets()``: the file, the
+    /// configuration's over it) and puts them in force for the requests that start after it;
+    /// requests already parsed keep the set they read. A bad file throws and the old set stays.
+    public func reloadPresets() throws {
+        let presets = try configuration.loadPresets()
+        service.presets.withLock { $0 = presets }
+        logger.info("presets reloaded: \(presets.definitions.keys.sorted().joined(separator: ", "))")
     }
 
     /// Asks Redis once before listening, so that an unreachable server or refused credentials

@@ -85,9 +85,27 @@ public struct ImageServerConfiguration: Sendable {
     public var errorCacheMaxAge = 10
     /// Quality (1–100) of lossy outputs when the URL names none (default 80).
     public var defaultQuality = 80
+    /// Quality by output format when the URL names none (`serve --format-quality webp=75,avif=55`,
+    /// imgproxy's `IMGPROXY_FORMAT_QUALITY`); a URL's `fq` adds to it, its `q` wins over both.
+    /// Formats not listed get ``defaultQuality``.
+    public var formatQuality: [ImageFormat: Int] = [:]
     /// What happens to a source's colour profile unless the URL says (`scp`): converted to sRGB
     /// and stripped (the default, as imgproxy), kept, or ignored (`serve --colour`).
     public var colorPolicy = ColorPolicy.sRGB
+    /// Presets given directly (`serve --preset NAME=OPTIONS`): `pr:NAME` in URLs, `default` for
+    /// every request (see ``ProcessingPresets``). They win over ``presetsFile``'s of the same name.
+    public var presets = ProcessingPresets()
+    /// A file of presets, one `name=options` a line (`serve --presets-file`), read at start and
+    /// again by ``ImageServer/reloadPresets()`` (on SIGHUP when serving); `nil`: none.
+    public var presetsFile: URL?
+    /// Whether URLs may only name presets (imgproxy's `IMGPROXY_ONLY_PRESETS`): each option
+    /// segment is `pr:NAME…` or a bare `NAME:NAME…` list; any other option is `400`.
+    public var onlyPresets = false
+    /// An image answered in place of a source that fails (`serve --fallback-image FILE|URL`): a
+    /// file, or an http(s) URL fetched like any source (SSRF guard included). It is rendered with
+    /// the request's options and answered with the failure's status, the errors' `Cache-Control`
+    /// and `X-Fallback: 1`. `nil` (the default): failures are answered as text.
+    public var fallbackImage: URL?
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
@@ -103,6 +121,32 @@ public struct ImageServerConfiguration: Sendable {
 }
 
 extension ImageServerConfiguration {
+    /// Checks ``fallbackImage``: a file must hold an image (its header is read), a URL must be
+    /// http(s); throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming it.
+    public func checkFallbackImage(coders: ImageCodersManager) throws {
+        guard let url = fallbackImage else { return }
+        if url.isFileURL {
+            do {
+                _ = try coders.readHeader(try Data(contentsOf: url))
+            } catch {
+                throw WebImageError(
+                    .invalidServerConfiguration, "the fallback image \(url.path) is not a readable image: \((error as? WebImageError)?.message ?? error.localizedDescription)")
+            }
+        } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
+            throw WebImageError(.invalidServerConfiguration, "the fallback image \(url.absoluteString) is neither a file nor an http(s) URL")
+        }
+    }
+
+    /// The presets in force: ``presetsFile``'s (read now), with ``presets`` over them, each checked
+    /// to parse; throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming the file
+    /// or the bad preset.
+    public func loadPresets() throws -> ProcessingPresets {
+        let file = try presetsFile.map { try ProcessingPresets(contentsOf: $0) } ?? ProcessingPresets()
+        let merged = file.merging(presets)
+        try merged.validate(maxDimension: limits.maxResultDimension)
+        return merged
+    }
+
     /// The keyring of the Redis tier: ``redisKeys``, else the keys derived from ``signingKeys``;
     /// throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` when both are empty.
     public func redisKeyring() throws -> RedisEntryKeyring {

@@ -36,12 +36,19 @@ final class ImageService: Sendable {
     let writes: BackgroundWrites
     /// Requests in flight by result key: one job each, however many wait for it.
     let jobs = JobRegistry<String, RenderedImage>()
+    /// The presets in force: each request parses with the set it read first, so a reload never
+    /// changes a request half-way.
+    let presets: Mutex<ProcessingPresets>
+    /// The image answered, with the failure's status, when a source fails (``ImageServerConfiguration/fallbackImage``).
+    let fallbackSource: ImageSource?
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
-        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger
+        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger, presets: ProcessingPresets
     ) {
         self.configuration = configuration
+        self.presets = Mutex(presets)
+        fallbackSource = configuration.fallbackImage.map { $0.isFileURL ? .local($0) : .remote($0) }
         self.coders = coders
         self.disk = disk
         self.metrics = metrics
@@ -53,7 +60,9 @@ final class ImageService: Sendable {
         fetcher = SourceFetcher(
             loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes,
             failedSourceTTL: configuration.failedSourceTTL)
-        processor = ImageProcessor(coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality, metrics: metrics)
+        processor = ImageProcessor(
+            coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality,
+            formatQuality: configuration.formatQuality, metrics: metrics)
         let resultsBudget = configuration.memoryCacheBytes - originalsBudget
         memory = CostLRU(costLimit: resultsBudget, entryCostLimit: resultsBudget / 4)
         // Memory goes back to the system one second after the last image is made.
@@ -75,7 +84,12 @@ final class ImageService: Sendable {
     /// with it) or only a render can tell.
     func knownResult(path: Substring, accept: String?) async throws(StagedError) -> KnownResult? {
         let (options, source, output) = try parse(path: path, accept: accept)
-        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
+        if options.raw {
+            guard let original = await fetcher.cached(source) else { return nil }
+            let raw = Self.raw(original, source: source)
+            return KnownResult(etag: raw.etag, contentType: raw.contentType, lastModified: raw.lastModified, negotiated: false)
+        }
+        let key = resultKey(source: source, options: options, output: output)
         // A result in memory is answered whole at once, its length included.
         if memory.value(forKey: key) != nil { return nil }
         guard let original = await fetcher.cached(source) else { return nil }
@@ -87,15 +101,28 @@ final class ImageService: Sendable {
             lastModified: original.lastModified, negotiated: options.format == .auto)
     }
 
-    /// The cache key of one result (``CacheKeys/serviceResult(source:options:output:quality:)``).
-    static func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int) -> String {
-        CacheKeys.serviceResult(source: source.url, options: options.canonicalKey, output: output.key, quality: quality)
+    /// The cache key of one result (``CacheKeys/serviceResult(source:options:output:quality:formatQuality:)``),
+    /// with the service's default and per-format qualities.
+    func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice) -> String {
+        Self.resultKey(
+            source: source, options: options, output: output, quality: configuration.defaultQuality,
+            formatQuality: configuration.formatQuality)
+    }
+
+    /// The cache key of one result made with the default `quality` and the per-format `formatQuality`.
+    static func resultKey(
+        source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int, formatQuality: [ImageFormat: Int] = [:]
+    ) -> String {
+        CacheKeys.serviceResult(
+            source: source.url, options: options.canonicalKey, output: output.key, quality: quality,
+            formatQuality: ProcessingOptions.formatQualityKey(formatQuality))
     }
 
     /// The image `path` (the request target without its query) asks for.
     func image(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage {
         let (options, source, output) = try parse(path: path, accept: accept)
-        let key = Self.resultKey(source: source, options: options, output: output, quality: configuration.defaultQuality)
+        if options.raw { return try await rawImage(source) }
+        let key = resultKey(source: source, options: options, output: output)
         if let hit = memory.value(forKey: key) {
             metrics.hit("memory")
             return hit
@@ -112,14 +139,14 @@ final class ImageService: Sendable {
         }
     }
 
-    private func parse(path: Substring, accept: String?) throws(StagedError) -> (ProcessingOptions, ImageSource, OutputChoice) {
+    func parse(path: Substring, accept: String?) throws(StagedError) -> (ProcessingOptions, ImageSource, OutputChoice) {
         do {
             // The signature first: nothing of an unsigned path is parsed or reported.
             try checkSignature(path)
-            let parsed = try ImagePath(parsing: path)
+            let parsed = try ImagePath(parsing: path, presetNames: configuration.onlyPresets)
             var options = try ProcessingOptions(
                 segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
-                colorPolicy: configuration.colorPolicy)
+                colorPolicy: configuration.colorPolicy, presets: presets.withLock { $0 }, onlyPresets: configuration.onlyPresets)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")
@@ -134,7 +161,7 @@ final class ImageService: Sendable {
     }
 
     /// Checks `/{signature}/{the signed rest}` before anything else of the path is read.
-    private func checkSignature(_ path: Substring) throws {
+    func checkSignature(_ path: Substring) throws {
         let rest = path.dropFirst()
         guard path.first == "/", let slash = rest.firstIndex(of: "/") else {
             throw WebImageError(.invalidSignature, "the path has no /{signature}/ segment")
@@ -152,7 +179,7 @@ final class ImageService: Sendable {
     }
 
     /// Disk, then a processing slot, the source and the work; the result goes into both caches.
-    private func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
+    func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
         if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
             metrics.hit("disk")
             memory.set(rendered, forKey: key, cost: rendered.memoryCost)

@@ -6,24 +6,48 @@ extension ProcessingOptions {
     /// missing or bad argument, or a size over `maxDimension` throws ``WebImage/WebImageError``
     /// code ``WebImage/WebImageError/Code/invalidProcessingOptions`` (size: `tooLarge`) naming it.
     ///
+    /// `pr:NAME[:NAME…]` (or `preset:`) expands `presets` in place, and their `default` applies
+    /// before the segments. With `onlyPresets` (imgproxy's `IMGPROXY_ONLY_PRESETS`) every segment
+    /// is a preset list: `pr:a:b`, or imgproxy's bare `a:b`; any other option is refused.
+    ///
     /// ```swift
     /// let options = try ProcessingOptions(segments: ["rs:fill:256:256", "q:70", "f:webp"])
     /// ```
-    public init(segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB) throws {
+    public init(
+        segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB,
+        presets: ProcessingPresets = ProcessingPresets(), onlyPresets: Bool = false
+    ) throws {
         self.init()
         self.colorPolicy = colorPolicy
+        if presets["default"] != nil { try applyPreset("default", presets: presets, expanding: []) }
         for segment in segments {
-            var reader = OptionArguments(segment: segment)
-            try apply(&reader)
-            try reader.finish()
+            if onlyPresets {
+                let reader = OptionArguments(segment: segment)
+                let names = Self.presetOptionNames.contains(reader.name) ? reader.arguments : segment.split(separator: ":", omittingEmptySubsequences: false)
+                guard !names.isEmpty, !names.contains(where: \.isEmpty) else { throw reader.bad("needs preset names") }
+                for name in names {
+                    guard presets[String(name)] != nil else {
+                        throw WebImageError(.invalidProcessingOptions, "unknown preset '\(name)' (only presets are accepted in URLs)")
+                    }
+                    try applyPreset(String(name), presets: presets, expanding: [])
+                }
+            } else {
+                try applySegment(segment, presets: presets, expanding: [])
+            }
         }
+        try checkDimensions(maxDimension: maxDimension)
+        applyDevicePixelRatio(maxDimension: maxDimension)
+    }
+
+    /// Throws `tooLarge` when a size asked for is over `maxDimension`.
+    func checkDimensions(maxDimension: Int) throws {
         for (value, name) in [(width, "width"), (height, "height"), (crop?.width ?? 0, "crop width"), (crop?.height ?? 0, "crop height")]
         where value > maxDimension {
             throw WebImageError(.tooLarge, "\(name) \(value) is over the limit of \(maxDimension) pixels")
         }
     }
 
-    private mutating func apply(_ reader: inout OptionArguments) throws {
+    mutating func apply(_ reader: inout OptionArguments) throws {
         switch reader.name {
         case "rs", "resize":
             if let type = reader.optionalText() { resizingType = try Self.resizingType(type) }
@@ -48,6 +72,10 @@ extension ProcessingOptions {
             let value = try reader.integer()
             guard (1...100).contains(value) else { throw reader.bad("must be 1–100") }
             quality = value
+        case "fq", "format_quality": try readFormatQuality(&reader)
+        case "dpr": try readDevicePixelRatio(&reader)
+        case "raw": raw = try reader.bool()
+        case "cb", "cachebuster": cacheBuster = reader.optionalText()
         case "f", "format", "ext":
             let name = try reader.text()
             if name == "auto" {

@@ -67,6 +67,20 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var flipVertical = false
     /// 1–100 (`q`; nil: the service's default).
     public var quality: Int?
+    /// Qualities by output format (`fq:webp:75:avif:55`), over the service's `--format-quality`
+    /// and under `q`; part of ``canonicalKey`` unless `q` is given.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// `dpr`: the device pixel ratio the width and height were multiplied by (default 1). The
+    /// parser has already applied it (capped by the result limit); it is not part of
+    /// ``canonicalKey``, whose sizes are the multiplied ones.
+    public var devicePixelRatio = 1.0
+    /// `raw:1`: the source's bytes are answered as they are (every other option is ignored, as
+    /// imgproxy does); still size-limited and SSRF-checked like any fetch.
+    public var raw = false
+    /// `cb:STRING` (`cachebuster`), imgproxy's cache buster: changes nothing in the image but is
+    /// part of ``canonicalKey`` (so of the cache entries and the ETag) and, being in the path, of
+    /// the signature: a new value makes caches in front fetch anew.
+    public var cacheBuster: String?
     /// The output format (`f`, or the path's extension).
     public var format = Format.auto
     /// What transparent pixels become in formats without alpha (`bg`; default white).
@@ -97,8 +111,10 @@ public struct ProcessingOptions: Sendable, Hashable {
         if rotate != 0 { parts.append(Edit.rotate(degrees: rotate).key) }
         if flipHorizontal || flipVertical { parts.append(Edit.flip(horizontal: flipHorizontal, vertical: flipVertical).key) }
         if let quality { parts.append("q:\(quality)") }
+        if quality == nil, !formatQuality.isEmpty { parts.append("fq:" + Self.formatQualityKey(formatQuality)) }
         if let background { parts.append("bg:\([background.r, background.g, background.b, background.a].hexString)") }
         if colorPolicy != .sRGB { parts.append("cp:\(colorPolicy.rawValue)") }
+        if let cacheBuster { parts.append("cb:" + cacheBuster) }
         parts += effects.map(\.key)
         return parts.joined(separator: "/")
     }

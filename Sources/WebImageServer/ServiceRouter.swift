@@ -3,7 +3,8 @@ import Logging
 
 /// The service's routes and middleware, built once per server.
 ///
-/// Routes: `/health`, `/ready`, `/metrics`, and every other path an image URL (``ImageRoute``),
+/// Routes: `/health`, `/ready`, `/metrics`, `/info/…` (``InfoRoute``), and every other path an
+/// image URL (``ImageRoute``),
 /// each for `GET` and `HEAD` (Hummingbird's router answers a method only where it is registered).
 /// Middleware, outermost first:
 ///
@@ -43,6 +44,9 @@ enum ServiceRouter {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
+        let info = InfoRoute(service: service)
+        router.on("/info/**", method: .get, responder: info)
+        router.on("/info/**", method: .head, responder: info)
         let image = ImageRoute(service: service)
         router.on("/**", method: .get, responder: image)
         router.on("/**", method: .head, responder: image)

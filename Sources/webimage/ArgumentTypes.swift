@@ -1,5 +1,6 @@
 import ArgumentParser
 import WebImageCodecs
+import WebImageServer
 
 /// The ranges the tool accepts for its numeric options; anything outside is a usage error (exit 2).
 enum OptionLimits {
@@ -89,8 +90,17 @@ struct TransformOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Decode as a thumbnail fitting within N×N, keeping the aspect ratio.", valueName: "N"))
     var thumbnail: Int?
 
-    @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100.", valueName: "Q"))
-    var quality: Int = 90
+    @Option(help: ArgumentHelp("Encoding quality for lossy formats, 0–100 (default 90; with --preset, 80 as serve's).", valueName: "Q"))
+    var quality: Int?
+
+    @Option(help: ArgumentHelp(
+        "Quality by output format, e.g. webp=75,avif=55, over --quality (as serve's --format-quality).", valueName: "FORMAT=Q,…"))
+    var formatQuality: String?
+
+    @Option(help: ArgumentHelp(
+        "Device pixel ratio: multiply the --resize and --thumbnail sizes by X (0 < X ≤ 8; as serve's dpr:X), within the pixel limit.",
+        valueName: "X"))
+    var dpr: Double?
 
     @Option(
         help: ArgumentHelp(
@@ -119,9 +129,13 @@ struct TransformOptions: ParsableArguments {
             throw ValidationError(
                 "--max-pixels must be between \(OptionLimits.sourcePixels.lowerBound) and \(OptionLimits.sourcePixels.upperBound) (got \(maxPixels))")
         }
-        guard OptionLimits.quality.contains(quality) else {
+        if let quality, !OptionLimits.quality.contains(quality) {
             throw ValidationError("--quality must be between 0 and 100 (got \(quality))")
         }
+        if let dpr, !(dpr > 0 && dpr <= ProcessingOptions.maxDevicePixelRatio) {
+            throw ValidationError("--dpr must be greater than 0 and at most \(Int(ProcessingOptions.maxDevicePixelRatio)) (got \(dpr))")
+        }
+        _ = try formatQualities()
         if resize == nil && edits.filter != nil { throw ValidationError("--filter only applies with --resize") }
         _ = try pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
     }
@@ -129,7 +143,7 @@ struct TransformOptions: ParsableArguments {
     /// The decode options these arguments ask for.
     func decodingOptions(firstFrameOnly: Bool) -> ImageDecodingOptions {
         var options = ImageDecodingOptions(firstFrameOnly: firstFrameOnly)
-        if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+        if let thumbnailSide { options.thumbnailPixelSize = PixelSize(width: thumbnailSide, height: thumbnailSide) }
         options.draft = draftsThumbnail
         options.colorPolicy = colour.policy
         if let maxPixels { options.maxPixelCount = maxPixels }
@@ -157,7 +171,7 @@ struct TransformOptions: ParsableArguments {
         let transformers: [any ImageTransforming] = try steps.compactMap { step in
             guard step.option == "--resize", let resize else { return try edits.transformer(for: step) }
             return ResizeTransformer(
-                size: resize.size, mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
+                size: scaled(resize.size), mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
                 filter: edits.filter?.filter ?? .lanczos3, maxPixelCount: OptionLimits.maxPixelCount)
         }
         switch transformers.count {
@@ -167,7 +181,28 @@ struct TransformOptions: ParsableArguments {
         }
     }
 
-    var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality) / 100) }
+    var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality ?? 90) / 100) }
+
+    /// `--format-quality`'s table (empty without it); a bad value is a usage error.
+    func formatQualities() throws -> [ImageFormat: Int] {
+        guard let formatQuality else { return [:] }
+        do {
+            return try ProcessingOptions.formatQualities(parsing: formatQuality)
+        } catch let error as WebImageError {
+            throw ValidationError("--format-quality \(formatQuality): \(error.message)")
+        }
+    }
+
+    /// `size` times `--dpr`, scaled down together to stay within the pixel limit.
+    func scaled(_ size: PixelSize) -> PixelSize {
+        guard let dpr, dpr != 1 else { return size }
+        let limit = (Double(OptionLimits.maxPixelCount) / Double(size.pixelCount)).squareRoot()
+        let ratio = min(dpr, limit)
+        return PixelSize(width: max(1, Int((Double(size.width) * ratio).rounded())), height: max(1, Int((Double(size.height) * ratio).rounded())))
+    }
+
+    /// `--thumbnail` times `--dpr` (within the pixel limit).
+    var thumbnailSide: Int? { thumbnail.map { scaled(PixelSize(width: $0, height: $0)).width } }
 }
 
 /// `--colour srgb|keep|ignore`.

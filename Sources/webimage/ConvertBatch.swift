@@ -34,7 +34,7 @@ struct ConvertBatch: Sendable {
                     let input = batch.inputs[next]
                     next += 1
                     group.addTask {
-                        let report = batch.convert(input, files: files)
+                        let report = await batch.convert(input, files: files)
                         tally.count(report)
                         batch.show(report)
                     }
@@ -53,11 +53,11 @@ struct ConvertBatch: Sendable {
     }
 
     /// Converts and writes one input.
-    private func convert(_ input: String, files: OutputFiles) -> ConvertReport {
+    private func convert(_ input: String, files: OutputFiles) async -> ConvertReport {
         let start = ContinuousClock.now
         let (format, settings) = (format, settings)
         do {
-            let converted = try ConvertJob.convert(input, settings: settings) { decoded in
+            let converted = try await ConvertJob.convert(input, settings: settings, presetFormat: format) { decoded in
                 if let format { return format }
                 return settings.coders.canEncode(decoded) ? decoded : .png
             }

@@ -36,6 +36,8 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @OptionGroup var transform: TransformOptions
 
+    @OptionGroup var presets: PresetOptions
+
     @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of an animation.")
     var firstFrame = false
 
@@ -47,6 +49,7 @@ struct ConvertCommand: AsyncParsableCommand {
     var maxAnimationPixels: Int?
 
     func validate() throws {
+        try presets.check(against: transform)
         if let maxAnimationPixels, maxAnimationPixels <= 0 {
             throw ValidationError("--max-animation-pixels must be a positive number of pixels")
         }
@@ -87,11 +90,13 @@ struct ConvertCommand: AsyncParsableCommand {
         var encoding = transform.encodingOptions
         encoding.firstFrameOnly = firstFrame
         return ConvertSettings(
-            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, firstFrameOnly: firstFrame)
+            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, formatQuality: (try? transform.formatQualities()) ?? [:],
+            firstFrameOnly: firstFrame,
+            preset: try? presets.rendering(transform: transform))
     }
 
     func run() async throws {
-        guard let output else { return try runOne(input: files[0], output: files[1]) }
+        guard let output else { return try await runOne(input: files[0], output: files[1]) }
         let batch = ConvertBatch(
             inputs: files, directory: output, format: format?.format, settings: settings,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, json: json)
@@ -99,11 +104,11 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     /// The single-file form: IN OUT.
-    private func runOne(input: String, output: String) throws {
+    private func runOne(input: String, output: String) async throws {
         let format = (try? Self.outputFormat(of: output)) ?? .png
         let start = ContinuousClock.now
         do {
-            let converted = try ConvertJob.convert(input, settings: settings) { _ in format }
+            let converted = try await ConvertJob.convert(input, settings: settings, presetFormat: format) { _ in format }
             do {
                 try LocalFile.save(converted.data, to: output)
             } catch {

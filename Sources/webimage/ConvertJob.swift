@@ -7,7 +7,21 @@ struct ConvertSettings: Sendable {
     var decoding: ImageDecodingOptions
     var transformer: (any ImageTransforming)?
     var encoding: ImageEncodingOptions
+    /// `--format-quality`: the quality of each output format, over `encoding`'s.
+    var formatQuality: [ImageFormat: Int] = [:]
     var firstFrameOnly: Bool
+    /// `--preset`: the service's rendering in place of the decode, transform and encode above.
+    var preset: PresetRendering?
+}
+
+extension ImageEncodingOptions {
+    /// These options with `quality` (percent) when given.
+    func with(quality: Int?) -> ImageEncodingOptions {
+        guard let quality else { return self }
+        var options = self
+        options.quality = Double(quality) / 100
+        return options
+    }
 }
 
 /// One converted file, before it is written.
@@ -28,15 +42,25 @@ enum ConvertJob {
         var namesInput: Bool
     }
 
-    /// Reads `input`, decodes, transforms and encodes it in the format `format(decodedFormat)` picks.
+    /// Reads `input`, decodes, transforms and encodes it in the format `format(decodedFormat)` picks;
+    /// with a preset, renders it as the service does in `presetFormat` (nil: the preset's or the source's).
     static func convert(
-        _ input: String, settings: ConvertSettings, format: (ImageFormat) -> ImageFormat
-    ) throws -> ConvertedFile {
+        _ input: String, settings: ConvertSettings, presetFormat: ImageFormat?, format: (ImageFormat) -> ImageFormat
+    ) async throws -> ConvertedFile {
         let data: Data
         do {
             data = try LocalFile.load(input)
         } catch {
             throw Failure(error: error, namesInput: false)
+        }
+        if let preset = settings.preset {
+            do {
+                let (encoded, target) = try await preset.render(data, format: presetFormat)
+                let header = try settings.coders.readHeader(encoded)
+                return ConvertedFile(data: encoded, format: target, size: header.pixelSize, frames: header.frameCount)
+            } catch {
+                throw Failure(error: error, namesInput: true)
+            }
         }
         do {
             let coders = settings.coders
@@ -44,7 +68,7 @@ enum ConvertJob {
             let image = try settings.transformer?.transform(decoded) ?? decoded
             let target = format(decoded.format)
             // An animation streams: each frame's storage goes back to the pool once encoded.
-            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding)
+            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding.with(quality: settings.formatQuality[target]))
             let converted = ConvertedFile(
                 data: encoded, format: target, size: image.pixelSize,
                 frames: settings.firstFrameOnly ? 1 : (image.animation?.frameCount ?? 1))

@@ -23,6 +23,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var transform: TransformOptions
 
+    @OptionGroup var presets: PresetOptions
+
     @Option(help: "Re-encode every image in this format.")
     var format: OutputFormatArgument?
 
@@ -54,6 +56,7 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        try presets.check(against: transform)
         try OptionLimits.checkConcurrency(concurrency)
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
@@ -96,10 +99,10 @@ struct FetchCommand: AsyncParsableCommand {
     var settings: FetchSettings {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
-            thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
+            thumbnail: transform.thumbnailSide, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
             colorPolicy: transform.colour.policy,
             transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions, progressive: progressive)
+            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, preset: try? presets.rendering(transform: transform))
     }
 }
 

@@ -17,8 +17,12 @@ struct FetchSettings: Sendable {
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
+    /// `--format-quality`: the quality of each output format, over `encoding`'s.
+    var formatQuality: [ImageFormat: Int] = [:]
     /// Decode while downloading and report the previews (`--progressive`).
     var progressive = false
+    /// `--preset`: the original bytes rendered as the service does (in `format` when given).
+    var preset: PresetRendering?
 
     /// Whether the decoded image is the original one, so that the original bytes can be written.
     var keepsOriginalBytes: Bool { transformer == nil && thumbnail == nil }
@@ -51,6 +55,16 @@ struct FetchSettings: Sendable {
         return request
     }
 
+    /// The bytes to write and their format: with a preset, the original bytes rendered as the
+    /// service renders them; else ``encoded(_:coders:)``.
+    func written(_ response: ImageResponse, coders: any ImageCoding) async throws -> (Data, ImageFormat) {
+        guard let preset else { return try encoded(response, coders: coders) }
+        guard let data = response.data else {
+            throw WebImageError(.badImageData, "the original bytes of \(response.url) are not at hand to render the preset from")
+        }
+        return try await preset.render(data, format: format)
+    }
+
     /// The bytes to write and their format: the original bytes unless a resize, a thumbnail or
     /// another format was asked for (or the original bytes are not at hand).
     func encoded(_ response: ImageResponse, coders: any ImageCoding) throws -> (Data, ImageFormat) {
@@ -60,7 +74,7 @@ struct FetchSettings: Sendable {
         // The image was decoded from these very bytes, so its format is theirs.
         if keepsOriginalBytes, sameFormat, let data = response.data { return (data, source) }
         let written = coders.canEncode(target) ? target : .png
-        return (try coders.encode(response.image, as: written, options: encoding), written)
+        return (try coders.encode(response.image, as: written, options: encoding.with(quality: formatQuality[written])), written)
     }
 }
 
@@ -93,7 +107,7 @@ struct FetchJob: Sendable {
             let response = try await task.response
             // The previews end with the task: print them all before the result.
             await previewWatcher.value
-            let (data, written) = try settings.encoded(response, coders: session.manager.configuration.coders)
+            let (data, written) = try await settings.written(response, coders: session.manager.configuration.coders)
             let file = try files.write(data, for: response.url, format: written)
             return .finished(
                 url: url, response: response, bytes: data.count, format: written, elapsed: .now - start, file: file)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImageCodecs
+import WebImageServer
 
 /// `webimage info FILE|URL`: what an image holds.
 struct InfoCommand: AsyncParsableCommand {
@@ -19,12 +20,18 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @Flag(help: "Add a ThumbHash placeholder (base64), from a thumbnail decode within 100×100.")
+    var thumbhash = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         do {
             let (data, header) = try await load()
-            let info = ImageInfo(file: file, fileSize: data.count, header: header)
+            var info = ImageInfo(file: file, fileSize: data.count, header: header)
+            if thumbhash {
+                info.thumbHash = Data(try ThumbHash.encode(imageData: data, coders: .standard())).base64EncodedString()
+            }
             Terminal.out(json ? jsonLine(info) : info.text + "\n")
         } catch {
             printError("webimage: error: \(file): \(failureMessage(error))")
@@ -74,41 +81,7 @@ struct InfoFailure: Encodable {
     }
 }
 
-/// The facts `info` reports.
-struct ImageInfo: Encodable {
-    var file: String
-    var format: String
-    var width: Int
-    var height: Int
-    var frameCount: Int
-    var loopCount: Int?
-    /// Seconds each frame is shown (after the 10 ms → 100 ms rule).
-    var durations: [Double]?
-    /// Seconds each frame's container stores.
-    var storedDurations: [Double]?
-    var orientation: Int
-    var hasAlpha: Bool
-    /// The embedded colour profile, when there is one (every format that carries one: docs/formats.md).
-    var colorProfile: ColorProfileInfo?
-    var fileSize: Int
-    var memoryCost: Int
-
-    init(file: String, fileSize: Int, header: ImageHeader) {
-        self.file = file
-        format = header.format.rawValue
-        width = header.pixelSize.width
-        height = header.pixelSize.height
-        frameCount = header.frameCount
-        loopCount = header.loopCount
-        durations = header.frameDurations
-        storedDurations = header.storedFrameDurations
-        orientation = (header.orientation ?? .up).rawValue
-        hasAlpha = header.hasAlpha ?? false
-        colorProfile = header.colorProfile.map(ColorProfileInfo.init)
-        self.fileSize = fileSize
-        memoryCost = header.decodedByteCount
-    }
-
+extension ImageInfo {
     var text: String {
         var lines = [
             "file:         \(file)",
@@ -131,6 +104,7 @@ struct ImageInfo: Encodable {
             "file size:    \(fileSize) bytes",
             "memory cost:  \(memoryCost) bytes decoded",
         ]
+        if let thumbHash { lines.append("thumbhash:    \(thumbHash)") }
         return lines.joined(separator: "\n")
     }
 
@@ -156,23 +130,7 @@ struct ImageInfo: Encodable {
     }
 }
 
-/// What `info` says of an embedded colour profile.
-struct ColorProfileInfo: Encodable {
-    /// The profile's description tag, when it has one.
-    var name: String?
-    /// `rgb`, `gray`, `cmyk` or `other`.
-    var space: String
-    var bytes: Int
-    /// Whether it is sRGB for all practical purposes (decoding leaves the pixels as they are).
-    var isSRGB: Bool
-
-    init(_ profile: ColorProfile) {
-        name = profile.name
-        space = profile.colorSpace.rawValue
-        bytes = profile.data.count
-        isSRGB = (try? LCMSColorConverter.shared.isSRGB(profile)) ?? false
-    }
-
+extension ColorProfileInfo {
     /// `Display P3 (RGB ICC profile, 536 bytes; converted to sRGB when decoded)`.
     var text: String {
         let effect = isSRGB ? "sRGB already" : "converted to sRGB when decoded"

@@ -73,6 +73,10 @@ struct ServeCommand: AsyncParsableCommand {
     var errorTtl: Int?
     @Option(help: ArgumentHelp("Default quality of lossy outputs, 1–100 (default 80).", valueName: "Q"))
     var quality: Int?
+    @Option(help: ArgumentHelp(
+        "Quality by output format when the URL names none, e.g. webp=75,avif=55 (over --quality; a URL's q and fq win).",
+        valueName: "FORMAT=Q,…"))
+    var formatQuality: String?
     @Option(
         name: [.customLong("colour"), .customLong("color")],
         help: ArgumentHelp(
@@ -97,6 +101,18 @@ struct ServeCommand: AsyncParsableCommand {
     var failedSourceTtl: Double?
     @Flag(help: "Accept image URLs with a query string (ignored, as imgproxy does; by default they are refused with 400).")
     var allowQuery = false
+    @Option(help: ArgumentHelp(
+        "A preset: pr:NAME in URLs stands for OPTIONS (as in a URL, /-separated); one named default applies to every request. Repeatable; wins over --presets-file.",
+        valueName: "NAME=OPTIONS"))
+    var preset: [String] = []
+    @Option(help: ArgumentHelp("Presets, one NAME=OPTIONS a line (# comments); read again on SIGHUP.", valueName: "FILE"))
+    var presetsFile: String?
+    @Flag(help: "URLs may only name presets (pr:NAME, or NAME:NAME as imgproxy's IMGPROXY_ONLY_PRESETS); other options are 400.")
+    var onlyPresets = false
+    @Option(help: ArgumentHelp(
+        "An image answered, through the request's options, when a source fails (the failure's status, X-Fallback: 1): a file or an http(s) URL.",
+        valueName: "FILE|URL"))
+    var fallbackImage: String?
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
 

@@ -164,6 +164,13 @@ struct ServeSettings {
             configuration.errorCacheMaxAge = value
         }
         if let value = try integer(command.quality, "QUALITY", option: "--quality", in: Range.quality) { configuration.defaultQuality = value }
+        if let text = command.formatQuality ?? env("FORMAT_QUALITY") {
+            do {
+                configuration.formatQuality = try ProcessingOptions.formatQualities(parsing: text)
+            } catch let error as WebImageError {
+                throw Self.bad("--format-quality \(text): \(error.message)")
+            }
+        }
         if let colour = command.colour {
             configuration.colorPolicy = colour.policy
         } else if let text = env("COLOUR") {
@@ -171,6 +178,24 @@ struct ServeSettings {
                 throw Self.bad("WEBIMAGE_COLOUR=\(text) is not srgb, keep or ignore (--colour)")
             }
             configuration.colorPolicy = colour.policy
+        }
+        for definition in list(command.preset, "PRESET") {
+            do {
+                try configuration.presets.define(definition)
+            } catch let error as WebImageError {
+                throw Self.bad("--preset: \(error.message)")
+            }
+        }
+        if let file = command.presetsFile ?? env("PRESETS_FILE") { configuration.presetsFile = URL(fileURLWithPath: file) }
+        configuration.onlyPresets = flag(command.onlyPresets, "ONLY_PRESETS")
+        // Checked now, so that a bad preset stops the start with its name (exit 2).
+        _ = try configuration.loadPresets()
+        if let fallback = command.fallbackImage ?? env("FALLBACK_IMAGE") {
+            let lowered = fallback.lowercased()
+            configuration.fallbackImage =
+                lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: fallback) : URL(fileURLWithPath: fallback)
+            guard configuration.fallbackImage != nil else { throw Self.bad("--fallback-image \(fallback) is not a URL") }
+            try configuration.checkFallbackImage(coders: .standard())
         }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")

@@ -124,6 +124,7 @@ struct ServeCommandTests {
                 (["--allow-unsigned", "--timeout", "0"], "--timeout must be between 0.001 and 3600"),
                 (["--allow-unsigned", "--timeout", "nan"], "--timeout must be between 0.001 and 3600"),
                 (["--allow-unsigned", "--max-age", "10"], "--max-age"),  // renamed --ttl: an unknown option now
+                (["--allow-unsigned", "--fallback-image", "/nonexistent/fallback.png"], "the fallback image /nonexistent/fallback.png is not a readable image"),
             ] {
                 let run = try await CLI.run(["serve"] + arguments, in: directory)
                 #expect(run.status == 2, "\(arguments)")

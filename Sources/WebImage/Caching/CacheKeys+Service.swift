@@ -16,13 +16,16 @@ extension CacheKeys {
     /// The key of a rendered result: `result:<source URL>|<options>|<output>|q<quality>`, where
     /// `options` is the canonical text of the processing options (every option with its value, in
     /// a fixed order), `output` the format asked for or negotiated (`source` when the source's
-    /// own) and `quality` the service's default quality.
+    /// own) and `quality` the service's default quality; `formatQuality`, the service's
+    /// per-format qualities in a fixed order (`avif:55:webp:75`), is appended as `|fq:…` when
+    /// not empty (so keys made without it are unchanged).
     ///
     /// ```swift
     /// CacheKeys.serviceResult(source: url, options: "rs:fit:300:0:0:0/g:center", output: "webp", quality: 80)
     /// // "result:https://example.com/a.png|rs:fit:300:0:0:0/g:center|webp|q80"
     /// ```
-    public static func serviceResult(source: URL, options: String, output: String, quality: Int) -> String {
+    public static func serviceResult(source: URL, options: String, output: String, quality: Int, formatQuality: String = "") -> String {
         "result:" + source.absoluteString + "|" + options + "|" + output + "|q" + String(quality)
+            + (formatQuality.isEmpty ? "" : "|fq:" + formatQuality)
     }
 }
