@@ -14,6 +14,8 @@ struct AVIFContainerInfo {
     /// The RGB ICC profile of the `colr` box, when there is one (nclx colour descriptions are
     /// not turned into profiles yet).
     var colorProfile: ColorProfile?
+    /// The Exif and XMP items libavif read with the container.
+    var metadata: ImageMetadata?
 }
 
 /// An `avifDecoder` over bytes that outlive it, positioned on a frame.
@@ -84,7 +86,7 @@ final class AVIFDecoderSession {
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
                 orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations,
-                colorProfile: Self.colorProfile(of: image.pointee))
+                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee))
         } catch {
             avif.avifDecoderDestroy(decoder)
             throw error
@@ -164,5 +166,37 @@ extension AVIFDecoderSession {
             let profile = ColorProfile(iccData: Data(bytes: data, count: image.icc.size)), profile.colorSpace == .rgb
         else { return nil }
         return profile
+    }
+}
+
+extension AVIFDecoderSession {
+    /// The Exif and XMP items of `image` (libavif 0.11 keeps the Exif item's payload after its
+    /// 4-byte TIFF-header offset; a payload that does not start with a TIFF header is looked into
+    /// at that offset).
+    static func metadata(of image: avifImage) -> ImageMetadata? {
+        func bytes(_ data: avifRWData) -> Data? {
+            guard let pointer = data.data, data.size > 0, data.size <= ImageMetadata.maxByteCount else { return nil }
+            return Data(bytes: pointer, count: data.size)
+        }
+        let metadata = ImageMetadata(exif: bytes(image.exif).map(AVIFExifPayload.tiff), xmp: bytes(image.xmp))
+        return metadata.isEmpty ? nil : metadata
+    }
+}
+
+/// The TIFF structure of an Exif item: ISO/IEC 23008-12 puts a 4-byte offset to the TIFF header
+/// before it.
+enum AVIFExifPayload {
+    /// `payload` from its TIFF header on: as it is when it starts with one, else after the offset
+    /// its first 4 bytes state (when in bounds).
+    static func tiff(_ payload: Data) -> Data {
+        let bytes = [UInt8](payload)
+        func isTIFF(at offset: Int) -> Bool {
+            offset + 4 <= bytes.count
+                && (bytes[offset..<offset + 4].elementsEqual([0x49, 0x49, 42, 0]) || bytes[offset..<offset + 4].elementsEqual([0x4D, 0x4D, 0, 42]))
+        }
+        if isTIFF(at: 0) { return payload }
+        guard bytes.count >= 8 else { return payload }
+        let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        return offset <= bytes.count - 8 && isTIFF(at: 4 + offset) ? Data(bytes[(4 + offset)...]) : payload
     }
 }
