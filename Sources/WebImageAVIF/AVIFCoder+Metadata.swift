@@ -6,6 +6,6 @@ extension AVIFCoder: ImageMetadataReading {
     /// decoded).
     public func readMetadata(_ data: Data) -> ImageMetadata? {
         guard canDecode(data) else { return nil }
-        return data.withUnsafeBytes { try? AVIFDecoderSession(bytes: $0, readsDurations: false).info.metadata }
+        return data.withUnsafeBytes { try? AVIFDecoderSession(bytes: $0, readsDurations: false, readsMetadata: true).info.metadata }
     }
 }

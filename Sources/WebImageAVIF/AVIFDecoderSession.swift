@@ -35,16 +35,17 @@ final class AVIFDecoderSession {
 
     /// Parses the container of `bytes`, which must stay valid as long as the session (pass
     /// `owner` to keep them alive). Decodes nothing: callers check `info.size` against their
-    /// pixel limit, then call ``limitPixels(to:)`` before the first frame.
-    init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true) throws {
+    /// pixel limit, then call ``limitPixels(to:)`` before the first frame. With `readsMetadata`,
+    /// libavif keeps the Exif and XMP items (``AVIFContainerInfo/metadata``).
+    init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true, readsMetadata: Bool = false) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no AVIF data") }
         guard let decoder = try AVIFLibrary.require().avifDecoderCreate() else {
             throw WebImageError(.decodingFailed, "libavif could not create a decoder")
         }
         // One thread per decode, as avifdec's default: the library decodes images in parallel.
         decoder.pointee.maxThreads = 1
-        decoder.pointee.ignoreExif = AVIF_TRUE
-        decoder.pointee.ignoreXMP = AVIF_TRUE
+        decoder.pointee.ignoreExif = readsMetadata ? AVIF_FALSE : AVIF_TRUE
+        decoder.pointee.ignoreXMP = readsMetadata ? AVIF_FALSE : AVIF_TRUE
         // Browsers accept files that miss a mandatory box such as `pixi`; so do we.
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
         // Sizes are judged by the caller's pixel limit (a 40000×2 strip is fine, 20000×20000 is
@@ -178,25 +179,7 @@ extension AVIFDecoderSession {
             guard let pointer = data.data, data.size > 0, data.size <= ImageMetadata.maxByteCount else { return nil }
             return Data(bytes: pointer, count: data.size)
         }
-        let metadata = ImageMetadata(exif: bytes(image.exif).map(AVIFExifPayload.tiff), xmp: bytes(image.xmp))
+        let metadata = ImageMetadata(exif: bytes(image.exif).map(ImageMetadata.tiffStructure(inExifItem:)), xmp: bytes(image.xmp))
         return metadata.isEmpty ? nil : metadata
-    }
-}
-
-/// The TIFF structure of an Exif item: ISO/IEC 23008-12 puts a 4-byte offset to the TIFF header
-/// before it.
-enum AVIFExifPayload {
-    /// `payload` from its TIFF header on: as it is when it starts with one, else after the offset
-    /// its first 4 bytes state (when in bounds).
-    static func tiff(_ payload: Data) -> Data {
-        let bytes = [UInt8](payload)
-        func isTIFF(at offset: Int) -> Bool {
-            offset + 4 <= bytes.count
-                && (bytes[offset..<offset + 4].elementsEqual([0x49, 0x49, 42, 0]) || bytes[offset..<offset + 4].elementsEqual([0x4D, 0x4D, 0, 42]))
-        }
-        if isTIFF(at: 0) { return payload }
-        guard bytes.count >= 8 else { return payload }
-        let offset = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        return offset <= bytes.count - 8 && isTIFF(at: 4 + offset) ? Data(bytes[(4 + offset)...]) : payload
     }
 }

@@ -88,6 +88,9 @@ public struct ImageServerConfiguration: Sendable {
     /// What happens to a source's colour profile unless the URL says (`scp`): converted to sRGB
     /// and stripped (the default, as imgproxy), kept, or ignored (`serve --colour`).
     public var colorPolicy = ColorPolicy.sRGB
+    /// What of a source's EXIF, XMP and IPTC the outputs keep unless the URL says (`sm`, `kcr`):
+    /// nothing by default (`serve --metadata`).
+    public var metadataPolicy = MetadataPolicy.strip
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true

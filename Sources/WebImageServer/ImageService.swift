@@ -119,7 +119,7 @@ final class ImageService: Sendable {
             let parsed = try ImagePath(parsing: path)
             var options = try ProcessingOptions(
                 segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
-                colorPolicy: configuration.colorPolicy)
+                colorPolicy: configuration.colorPolicy, metadataPolicy: configuration.metadataPolicy)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")

@@ -2,21 +2,25 @@ public import WebImage
 
 extension ProcessingOptions {
     /// Parses option segments (`name:arg:arg`, as in the URL path) in order, starting from
-    /// `colorPolicy` (the service's `--colour`); an unknown name, a
+    /// `colorPolicy` (the service's `--colour`) and `metadataPolicy` (its `--metadata`); an unknown name, a
     /// missing or bad argument, or a size over `maxDimension` throws ``WebImage/WebImageError``
     /// code ``WebImage/WebImageError/Code/invalidProcessingOptions`` (size: `tooLarge`) naming it.
     ///
     /// ```swift
     /// let options = try ProcessingOptions(segments: ["rs:fill:256:256", "q:70", "f:webp"])
     /// ```
-    public init(segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB) throws {
+    public init(
+        segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB, metadataPolicy: MetadataPolicy = .strip
+    ) throws {
         self.init()
         self.colorPolicy = colorPolicy
+        var metadata = MetadataURLOptions()
         for segment in segments {
             var reader = OptionArguments(segment: segment)
-            try apply(&reader)
+            if try !metadata.apply(&reader) { try apply(&reader) }
             try reader.finish()
         }
+        self.metadataPolicy = metadata.policy(default: metadataPolicy)
         for (value, name) in [(width, "width"), (height, "height"), (crop?.width ?? 0, "crop width"), (crop?.height ?? 0, "crop height")]
         where value > maxDimension {
             throw WebImageError(.tooLarge, "\(name) \(value) is over the limit of \(maxDimension) pixels")

@@ -97,7 +97,7 @@ struct FetchCommand: AsyncParsableCommand {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
             thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
-            colorPolicy: transform.colour.policy,
+            colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy,
             transformer: transform.transformer, format: format?.format,
             encoding: transform.encodingOptions, progressive: progressive)
     }
