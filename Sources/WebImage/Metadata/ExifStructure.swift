@@ -143,6 +143,9 @@ extension ExifStructure {
         self.init(
             bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: try gpsOffset.map { try reader.directory(at: $0) },
             interoperability: try interoperabilityOffset.map { try reader.directory(at: $0) })
+        // Entries may share their value bytes; written out, each gets its own copy.
+        let valueBytes = [ifd0, self.exif ?? [], gps ?? [], interoperability ?? []].joined().reduce(0) { $0 + $1.value.count }
+        guard valueBytes <= Self.maxByteCount / 2 else { throw WebImageError.badData("EXIF: \(valueBytes) bytes of values") }
     }
 }
 
