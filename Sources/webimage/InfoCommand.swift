@@ -90,6 +90,8 @@ struct ImageInfo: Encodable {
     var hasAlpha: Bool
     /// The embedded colour profile, when there is one (every format that carries one: docs/formats.md).
     var colorProfile: ColorProfileInfo?
+    /// The EXIF, XMP and IPTC the file carries, when it has any (docs/metadata.md).
+    var metadata: MetadataInfo?
     var fileSize: Int
     var memoryCost: Int
 
@@ -105,6 +107,7 @@ struct ImageInfo: Encodable {
         orientation = (header.orientation ?? .up).rawValue
         hasAlpha = header.hasAlpha ?? false
         colorProfile = header.colorProfile.map(ColorProfileInfo.init)
+        metadata = header.metadata.map(MetadataInfo.init)
         self.fileSize = fileSize
         memoryCost = header.decodedByteCount
     }
@@ -128,6 +131,7 @@ struct ImageInfo: Encodable {
             "orientation:  \(orientation)",
             "alpha:        \(hasAlpha ? "yes" : "no")",
             "colour:       \(colorProfile?.text ?? "sRGB (no profile)")",
+            "metadata:     \(metadata?.text ?? "none")",
             "file size:    \(fileSize) bytes",
             "memory cost:  \(memoryCost) bytes decoded",
         ]

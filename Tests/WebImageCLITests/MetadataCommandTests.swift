@@ -105,4 +105,21 @@ struct MetadataCommandTests {
             #expect(bad.stderr.contains("WEBIMAGE_METADATA=gps"), "\(bad.stderr)")
         }
     }
+
+    @Test("info names the metadata blocks, the GPS position and the copyright, in text and JSON")
+    func info() async throws {
+        try await withTemporaryDirectory { directory in
+            try Self.photo().write(to: directory.appendingPathComponent("photo.jpg"))
+            let text = try await CLI.run(["info", "photo.jpg"], in: directory)
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.contains("metadata:     EXIF "), "\(text.stdout)")
+            #expect(text.stdout.contains("; GPS position; © \(MetadataFixtures.copyright)"), "\(text.stdout)")
+            let json = try await CLI.run(["info", "photo.jpg", "--json"], in: directory)
+            let metadata = try #require(try json.jsonLines().first?["metadata"] as? [String: Any])
+            #expect(metadata["gps"] as? Bool == true)
+            #expect(metadata["iptcBytes"] as? Int == MetadataFixtures.iptc().count)
+            try Fixture.png().write(to: directory.appendingPathComponent("plain.png"))
+            #expect(try await CLI.run(["info", "plain.png"], in: directory).stdout.contains("metadata:     none"))
+        }
+    }
 }

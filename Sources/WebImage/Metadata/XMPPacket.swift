@@ -71,6 +71,12 @@ public struct XMPPacket: Sendable {
         return Int(text)
     }
 
+    /// Whether the packet states a GPS position (an `exif:GPS…` property), which every policy but
+    /// ``MetadataPolicy/keepAll`` removes.
+    public var hasGPSPosition: Bool {
+        properties.contains { !Self.keeps(.keep, namespace: $0.namespace, name: $0.name) }
+    }
+
     /// Whether the packet has a property `namespace`:`name`.
     func hasProperty(namespace: String, name: String) -> Bool {
         properties.contains { $0.namespace == namespace && $0.name == name }
