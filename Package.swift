@@ -345,7 +345,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["WebImageCodecs", "WebImageJPEG", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "WebImageCodecs", "WebImageJPEG", "WebImageTesting", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
     ]
 )

@@ -15,6 +15,8 @@ libs+=(libavif-dev libheif-dev)
 tools+=(libavif-bin libheif-examples)
 # Colour management (issue 26): Little CMS 2, loaded on first use.
 libs+=(liblcms2-dev)
+# The standard CMYK profile for CMYK JPEGs that embed none: Ghostscript's default_cmyk.icc.
+libs+=(libgs-common)
 # Sixel graphics for `webimage show` (issue 15); tool: img2sixel.
 libs+=(libsixel-dev)
 tools+=(libsixel-bin)

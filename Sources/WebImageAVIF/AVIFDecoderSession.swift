@@ -11,8 +11,7 @@ struct AVIFContainerInfo {
     var orientation: ImageOrientation
     /// Each frame's duration in seconds (one entry per frame; 0 for still images).
     var durations: [Double]
-    /// The RGB ICC profile of the `colr` box, when there is one (nclx colour descriptions are
-    /// not turned into profiles yet).
+    /// The RGB ICC profile of the `colr` box, or the one equivalent to its `nclx` code points.
     var colorProfile: ColorProfile?
     /// The Exif and XMP items libavif read with the container.
     var metadata: ImageMetadata?
@@ -161,9 +160,14 @@ final class AVIFDecoderSession {
 }
 
 extension AVIFDecoderSession {
-    /// The RGB ICC profile `image` carries (libavif reads the `colr` box of type `prof`/`rICC`).
+    /// The RGB ICC profile `image` carries (libavif reads the `colr` box of type `prof`/`rICC`),
+    /// else the profile equivalent to its `nclx` code points (nil for sRGB, PQ and HLG).
     static func colorProfile(of image: avifImage) -> ColorProfile? {
-        guard let data = image.icc.data, image.icc.size > 0, image.icc.size <= ColorProfile.maxByteCount,
+        guard let data = image.icc.data, image.icc.size > 0 else {
+            return ColorProfile(
+                codePoints: .init(primaries: Int(image.colorPrimaries), transfer: Int(image.transferCharacteristics)))
+        }
+        guard image.icc.size <= ColorProfile.maxByteCount,
             let profile = ColorProfile(iccData: Data(bytes: data, count: image.icc.size)), profile.colorSpace == .rgb
         else { return nil }
         return profile

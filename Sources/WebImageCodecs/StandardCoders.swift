@@ -22,8 +22,8 @@ extension ImageCodersManager {
     public static func standard() -> ImageCodersManager {
         ImageCodersManager(
             coders: [
-                GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(),
-                JXLCoder(), TIFFCoder(), SVGCoder(),
+                GIFCoder(), PNGCoder(), JPEGCoder(colorConverter: LCMSColorConverter.shared), WebPCoder(),
+                JXLCoder(), TIFFCoder(colorConverter: LCMSColorConverter.shared), SVGCoder(),
                 AVIFCoder(), HEIFCoder(),
             ],
             colorConverter: LCMSColorConverter.shared)

@@ -1,3 +1,4 @@
+import Foundation
 public import WebImage
 
 /// Converts images with an embedded colour profile to sRGB with Little CMS 2 (loaded on first
@@ -6,10 +7,13 @@ public import WebImage
 ///
 /// RGB and grey profiles are converted; a profile that is sRGB already (or within one level of
 /// it on every probed colour) costs a lookup and no pixel work, and one lcms2 cannot use (broken
-/// tags, CMYK and other spaces for now, or no lcms2 on the machine) leaves the pixels as stored,
+/// tags, Lab and other spaces, or no lcms2 on the machine) leaves the pixels as stored,
 /// as browsers show such photos. Animations are converted frame by
 /// frame as they are decoded. Transforms are kept per profile (64 at most), so a gallery of
 /// photos from one phone makes one.
+///
+/// CMYK and YCCK JPEGs go through their embedded CMYK profile, or through
+/// ``standardCMYKProfile`` when they carry none (see ``convertCMYKToSRGB(_:profile:inverted:)``).
 ///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [JPEGCoder(), PNGCoder()], colorConverter: LCMSColorConverter.shared)
@@ -19,10 +23,49 @@ public final class LCMSColorConverter: ColorConverting {
     /// The process-wide converter (one table of transforms).
     public static let shared = LCMSColorConverter()
 
-    private let transforms = CostLRU<ColorProfile, SRGBTransform>(costLimit: 64)
+    /// A transform is made per profile and, for CMYK, per storage (Adobe's inverted inks or not).
+    private struct TransformKey: Hashable {
+        let profile: ColorProfile
+        let invertedCMYK: Bool
+    }
 
-    /// A converter with its own table of transforms.
-    public init() {}
+    private let transforms = CostLRU<TransformKey, SRGBTransform>(costLimit: 64)
+
+    /// The CMYK profile for CMYK files that embed none.
+    public let standardCMYKProfile: ColorProfile?
+
+    /// A converter with its own table of transforms, converting untagged CMYK through
+    /// `standardCMYKProfile` (by default the first of ``standardCMYKProfilePaths`` that holds a
+    /// CMYK profile; nil leaves untagged CMYK to the decoder's formula).
+    public init(standardCMYKProfile: ColorProfile? = LCMSColorConverter.installedCMYKProfile()) {
+        self.standardCMYKProfile = standardCMYKProfile
+    }
+
+    /// Where the standard CMYK profile is looked for: `$WEBIMAGE_CMYK_PROFILE` when set, then
+    /// Ghostscript's `default_cmyk.icc` (Debian's `libgs-common`, installed by the set-up script; a
+    /// SWOP-like coated press profile, which is what untagged CMYK JPEGs from print workflows
+    /// mostly assume), then macOS's Generic CMYK Profile.
+    public static var standardCMYKProfilePaths: [String] {
+        var paths: [String] = []
+        if let custom = ProcessInfo.processInfo.environment["WEBIMAGE_CMYK_PROFILE"], !custom.isEmpty { paths.append(custom) }
+        paths += [
+            "/usr/share/color/icc/ghostscript/default_cmyk.icc",
+            "/usr/local/share/ghostscript/iccprofiles/default_cmyk.icc",
+            "/System/Library/ColorSync/Profiles/Generic CMYK Profile.icc",
+        ]
+        return paths
+    }
+
+    /// The first CMYK profile found at ``standardCMYKProfilePaths``, or nil.
+    public static func installedCMYKProfile() -> ColorProfile? {
+        for path in standardCMYKProfilePaths {
+            guard let data = FileManager.default.contents(atPath: path), let profile = ColorProfile(iccData: data),
+                profile.colorSpace == .cmyk
+            else { continue }
+            return profile
+        }
+        return nil
+    }
 
     public func convertToSRGB(_ image: Image) throws -> Image {
         guard let profile = image.colorProfile else { return image }
@@ -40,18 +83,31 @@ public final class LCMSColorConverter: ColorConverting {
         try transform(for: profile).isIdentity
     }
 
-    private func transform(for profile: ColorProfile) throws -> SRGBTransform {
-        if let cached = transforms.value(forKey: profile) { return cached }
-        let made = try SRGBTransform(profile: profile)
-        transforms.set(made, forKey: profile, cost: 1)
+    /// Converts CMYK samples through `profile` when it is a CMYK profile lcms2 can use, else
+    /// through ``standardCMYKProfile``; false when neither serves (or lcms2 is missing).
+    public func convertCMYKToSRGB(
+        _ samples: UnsafeMutableBufferPointer<UInt8>, profile: ColorProfile?, inverted: Bool
+    ) -> Bool {
+        for candidate in [profile, standardCMYKProfile] {
+            guard let candidate, candidate.colorSpace == .cmyk else { continue }
+            if usableTransform(for: candidate, invertedCMYK: inverted).applyCMYK(to: samples) { return true }
+        }
+        return false
+    }
+
+    private func transform(for profile: ColorProfile, invertedCMYK: Bool = false) throws -> SRGBTransform {
+        let key = TransformKey(profile: profile, invertedCMYK: invertedCMYK)
+        if let cached = transforms.value(forKey: key) { return cached }
+        let made = try SRGBTransform(profile: profile, invertedCMYK: invertedCMYK)
+        transforms.set(made, forKey: key, cost: 1)
         return made
     }
 
     /// The transform of `profile`, or the identity when lcms2 cannot use it: a photo with a broken
     /// or unsupported profile is shown as stored (as browsers do), not refused.
-    private func usableTransform(for profile: ColorProfile) -> SRGBTransform {
-        if let made = try? transform(for: profile) { return made }
-        transforms.set(SRGBTransform.identity, forKey: profile, cost: 1)
+    private func usableTransform(for profile: ColorProfile, invertedCMYK: Bool = false) -> SRGBTransform {
+        if let made = try? transform(for: profile, invertedCMYK: invertedCMYK) { return made }
+        transforms.set(SRGBTransform.identity, forKey: TransformKey(profile: profile, invertedCMYK: invertedCMYK), cost: 1)
         return SRGBTransform.identity
     }
 }

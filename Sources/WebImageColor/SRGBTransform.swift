@@ -4,12 +4,14 @@ import WebImage
 
 /// One profile's way to sRGB for 8-bit RGBA pixels: an lcms2 transform for an RGB profile (alpha
 /// copied), a 256-entry table for a grey one, or nothing at all when the profile is sRGB already
-/// (a probe of 216 colours moves none by more than one level).
+/// (a probe of 216 colours moves none by more than one level); for a CMYK profile, an lcms2
+/// transform from 4-byte ink samples to opaque RGBA.
 final class SRGBTransform: @unchecked Sendable {  // an lcms2 transform made with cmsFLAGS_NOCACHE is safe on several threads at once; deleted once, in deinit
     private enum Kind {
         case identity
         case rgb(cmsHTRANSFORM)
         case gray([RGBA8])
+        case cmyk(cmsHTRANSFORM)
     }
 
     private let kind: Kind
@@ -27,12 +29,17 @@ final class SRGBTransform: @unchecked Sendable {  // an lcms2 transform made wit
         return false
     }
 
-    /// The transform of `profile` (RGB or grey) with perceptual intent; `badImageData` when lcms2
-    /// cannot read the profile or make a transform from it, `unsupportedFormat` for other spaces.
-    init(profile: ColorProfile) throws {
+    /// The transform of `profile` (RGB, grey or CMYK; `invertedCMYK` for Adobe's inverted ink
+    /// samples) with perceptual intent; `badImageData` when lcms2 cannot read the profile or make
+    /// a transform from it, `unsupportedFormat` for other spaces.
+    init(profile: ColorProfile, invertedCMYK: Bool = false) throws {
         let api = try LCMS2Library.require()
+        if profile.colorSpace == .cmyk {
+            kind = .cmyk(try Self.cmykTransform(profile, inverted: invertedCMYK, api: api))
+            return
+        }
         guard profile.colorSpace == .rgb || profile.colorSpace == .gray else {
-            throw WebImageError(.unsupportedFormat, "colour profile: \(profile.colorSpace) profiles are not converted to sRGB yet")
+            throw WebImageError(.unsupportedFormat, "colour profile: \(profile.colorSpace) profiles are not converted to sRGB")
         }
         let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the embedded ICC profile") }
@@ -69,13 +76,52 @@ final class SRGBTransform: @unchecked Sendable {  // an lcms2 transform made wit
     }
 
     deinit {
-        if case .rgb(let transform) = kind { lcms.cmsDeleteTransform(transform) }
+        switch kind {
+        case .rgb(let transform), .cmyk(let transform): lcms.cmsDeleteTransform(transform)
+        case .identity, .gray: break
+        }
+    }
+
+    /// The lcms2 transform from 8-bit CMYK samples (inverted or not) through `profile` to RGBA.
+    private static func cmykTransform(_ profile: ColorProfile, inverted: Bool, api: webimage_lcms2_api) throws
+        -> cmsHTRANSFORM
+    {
+        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the CMYK ICC profile") }
+        defer { _ = api.cmsCloseProfile(source) }
+        guard api.cmsGetColorSpace(source) == cmsSigCmykData else {
+            throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
+        }
+        guard let sRGB = api.cmsCreate_sRGBProfile() else { throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile") }
+        defer { _ = api.cmsCloseProfile(sRGB) }
+        let input = inverted ? webimage_lcms2_cmyk8_reverse : webimage_lcms2_cmyk8
+        guard let transform = api.cmsCreateTransform(
+            source, input, sRGB, webimage_lcms2_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE))
+        else {
+            throw WebImageError.badData("colour profile: lcms2 cannot convert the CMYK ICC profile to sRGB")
+        }
+        return transform
+    }
+
+    /// Rewrites 4-byte C, M, Y, K samples in place as sRGB R, G, B, 255; false (samples untouched)
+    /// when this is not a CMYK transform.
+    func applyCMYK(to samples: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard case .cmyk(let transform) = kind, let base = samples.baseAddress else { return false }
+        let count = samples.count / 4
+        // In place: 4 bytes a pixel on both sides. lcms2 leaves the fourth output byte (alpha) as it was.
+        lcms.cmsDoTransform(transform, base, base, cmsUInt32Number(count))
+        var alpha = 3
+        while alpha < count * 4 {
+            samples[alpha] = 255
+            alpha += 4
+        }
+        return true
     }
 
     /// `pixels` in sRGB (straight or premultiplied as given).
     func apply(to pixels: PixelBuffer) -> PixelBuffer {
         switch kind {
-        case .identity:
+        case .identity, .cmyk:
             return pixels
         case .gray(let table):
             var converted = pixels

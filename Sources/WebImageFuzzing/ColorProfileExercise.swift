@@ -8,14 +8,19 @@ import WebImageTesting
 /// readers, lcms2's parser and the transform), then applied directly by the converter.
 ///
 /// The contracts: every failure is a typed ``WebImageError``; a decode keeps the image's size and
-/// alpha; a profile the converter cannot use leaves the pixels as stored.
+/// alpha; a profile the converter cannot use leaves the pixels as stored; CMYK conversion through
+/// the profile keeps the size and makes opaque pixels. The input's first bytes are also read as
+/// H.273 code points and as PNG `gAMA`/`cHRM` values: a profile written from them must be one
+/// lcms2 converts.
 enum ColorProfileExercise {
     static let coders = ImageCodersManager.standard()
     static let pixels = ImageFixtures.gradient(width: 8, height: 6)
     static let jpeg: Data = (try? coders.encode(Image(pixels: pixels), as: .jpeg, options: .init())) ?? Data()
 
     static func run(_ input: Data) -> FuzzOutcome {
+        if let violation = describedSpaces(input) { return .contractViolation(violation) }
         guard let profile = ColorProfile(iccData: input) else { return .rejected(.badImageData) }
+        if profile.colorSpace == .cmyk, let violation = cmyk(profile) { return .contractViolation(violation) }
         var options = ImageDecodingOptions()
         options.colorPolicy = .sRGB
         var png = [UInt8](TestPNG.rgba(width: 8, height: 6) { x, y in [x * 30, y * 40, 90, 255] })
@@ -47,5 +52,42 @@ enum ColorProfileExercise {
             return .contractViolation("conversion threw \(type(of: error)), not WebImageError: \(error)")
         }
         return .accepted
+    }
+
+    /// Profiles written by the core from code points and gAMA/cHRM values taken from `input`.
+    static func describedSpaces(_ input: Data) -> String? {
+        let bytes = [UInt8](input.prefix(36))
+        guard bytes.count == 36 else { return nil }
+        func word(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        let written = [
+            ColorProfile(codePoints: .init(primaries: Int(bytes[0]), transfer: Int(bytes[1]))),
+            ColorProfile(pngGamma: word(0) & 0xF_FFFF, chromaticities: (1...8).map { word($0 * 4) % 100_000 }),
+            ColorProfile(pngGamma: word(0) & 0xF_FFFF, chromaticities: nil),
+        ]
+        for profile in written.compactMap({ $0 }) {
+            guard profile.colorSpace == .rgb else { return "a written profile is \(profile.colorSpace), not RGB" }
+            do {
+                _ = try LCMSColorConverter().isSRGB(profile)
+            } catch {
+                return "lcms2 cannot use a profile the core wrote (\(error))"
+            }
+        }
+        return nil
+    }
+
+    /// CMYK inks through `profile` (both storages): the size kept, every pixel opaque.
+    static func cmyk(_ profile: ColorProfile) -> String? {
+        let converter = LCMSColorConverter(standardCMYKProfile: nil)
+        for inverted in [false, true] {
+            var inks = pixels.bytes
+            let converted = inks.withUnsafeMutableBufferPointer {
+                converter.convertCMYKToSRGB($0, profile: profile, inverted: inverted)
+            }
+            if converted, !stride(from: 3, to: inks.count, by: 4).allSatisfy({ inks[$0] == 255 }) {
+                return "CMYK conversion left a pixel not opaque"
+            }
+            if !converted, inks != pixels.bytes { return "a CMYK conversion that failed changed the inks" }
+        }
+        return nil
     }
 }

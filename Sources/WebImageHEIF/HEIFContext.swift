@@ -54,10 +54,19 @@ final class HEIFImageHandle {
 
     var hasAlpha: Bool { heif.heif_image_handle_has_alpha_channel(handle) != 0 }
 
-    /// The image's RGB ICC profile (a `colr` box of type `prof` or `rICC`), or nil when it has
-    /// none, only an nclx description (not turned into a profile yet), or an unusable one.
+    /// The image's RGB ICC profile (a `colr` box of type `prof` or `rICC`), or the one equivalent
+    /// to its `nclx` code points; nil when it has none, describes sRGB, PQ or HLG, or is unusable.
     var colorProfile: ColorProfile? {
         let type = heif.heif_image_handle_get_color_profile_type(handle)
+        if type == heif_color_profile_type_nclx {
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            guard heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return nil }
+            defer { heif.heif_nclx_color_profile_free(nclx) }
+            return ColorProfile(
+                codePoints: .init(
+                    primaries: Int(nclx.pointee.color_primaries.rawValue),
+                    transfer: Int(nclx.pointee.transfer_characteristics.rawValue)))
+        }
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
         let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
         guard size > 0, size <= ColorProfile.maxByteCount else { return nil }

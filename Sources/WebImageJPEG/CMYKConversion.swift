@@ -1,3 +1,5 @@
+import WebImage
+
 /// CMYK to RGB without colour management: the naive formula of Pillow and most libjpeg-based
 /// decoders, so that decoded CMYK JPEGs match them. Colour-managed decoders (with the embedded ICC
 /// profile) can differ by tens of levels.
@@ -21,5 +23,19 @@ enum CMYKConversion {
             pixels[i + 3] = 255
             i += 4
         }
+    }
+}
+
+extension JPEGDecompression.Header {
+    /// Rewrites the decoded CMYK samples in `pixels` (rows in libjpeg's CMYK output) as RGBA: through
+    /// the colour converter — the embedded CMYK profile, else its standard one — unless the policy
+    /// is ``ColorPolicy/ignore`` or the converter cannot, then by ``CMYKConversion``'s formula.
+    func convertInks(_ pixels: UnsafeMutableBufferPointer<UInt8>, options: ImageDecodingOptions, converter: (any ColorConverting)?) {
+        guard isCMYK else { return }
+        if options.colorPolicy != .ignore, let converter {
+            let profile = colorProfile.flatMap { $0.colorSpace == .cmyk ? $0 : nil }
+            if converter.convertCMYKToSRGB(pixels, profile: profile, inverted: isAdobeInverted) { return }
+        }
+        CMYKConversion.convertToRGBA(pixels, inverted: isAdobeInverted)
     }
 }

@@ -6,8 +6,9 @@ import CJPEGShim
 ///
 /// Decoding reads baseline, progressive, greyscale, RGB, CMYK and YCCK (Adobe) JPEGs into 8-bit RGBA
 /// with libjpeg's accurate integer IDCT and fancy upsampling, so the pixels match `djpeg` and other
-/// libjpeg-turbo based decoders bit for bit. CMYK is converted to RGB with the naive formula (no
-/// ICC profile is applied). Thumbnails and scale-down use libjpeg's DCT-domain scaling (N/8) so a
+/// libjpeg-turbo based decoders bit for bit. CMYK and YCCK go through their embedded CMYK profile, or
+/// the standard one, with the coder's ``colorConverter`` (the naive formula of Pillow and most
+/// decoders without one, or under ``ColorPolicy/ignore``). Thumbnails and scale-down use libjpeg's DCT-domain scaling (N/8) so a
 /// large photo is never decoded at full size, then resample to the exact target size.
 ///
 /// EXIF orientation (APP1; else XMP's `tiff:Orientation`) is exposed as ``Image/orientation`` and
@@ -32,8 +33,16 @@ import CJPEGShim
 /// let encoded = try coder.encode(thumbnail, as: .jpeg, options: ImageEncodingOptions(quality: 0.8))
 /// ```
 public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
-    /// Creates the coder.
-    public init() {}
+    /// Converts CMYK and YCCK JPEGs to sRGB through their CMYK profile (or the converter's
+    /// standard one); without it they are converted by formula.
+    public let colorConverter: (any ColorConverting)?
+
+    /// Creates the coder. Give it the manager's `colorConverter` (as
+    /// `ImageCodersManager.standard()` does) for colour-managed CMYK; without one, and under
+    /// ``ColorPolicy/ignore``, CMYK is converted by the naive formula.
+    public init(colorConverter: (any ColorConverting)? = nil) {
+        self.colorConverter = colorConverter
+    }
 
     /// `"jpeg"`.
     public var name: String { "jpeg" }
@@ -56,13 +65,13 @@ public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
     /// Decodes a JPEG, honouring the thumbnail size, scale-down limit, pixel limit, scale factor and
     /// alpha mode of `options` (JPEG pixels are always opaque).
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
-        try JPEGDecoder.decode(data, options: options)
+        try JPEGDecoder.decode(data, options: options, colorConverter: colorConverter)
     }
 
     /// A decoder for a JPEG that is still arriving: one image per completed scan for progressive
     /// files, the rows so far (mid-grey below) for baseline ones; thumbnails through DCT scaling.
     public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
-        JPEGIncrementalDecoder(options: options)
+        JPEGIncrementalDecoder(options: options, colorConverter: colorConverter)
     }
 
     /// Encodes the image (its first frame, if animated) as a JPEG.

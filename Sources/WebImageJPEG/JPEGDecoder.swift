@@ -7,7 +7,10 @@ enum JPEGDecoder {
     /// Decodes `data` as ``JPEGCoder/decode(_:options:)`` describes. A progressive file decoded at
     /// 1/8 leaves out the AC scans it does not use, unless `skippingUnusedScans` is false (tests
     /// compare the two).
-    static func decode(_ data: Data, options: ImageDecodingOptions, skippingUnusedScans: Bool = true) throws -> Image {
+    static func decode(
+        _ data: Data, options: ImageDecodingOptions, colorConverter: (any ColorConverting)? = nil,
+        skippingUnusedScans: Bool = true
+    ) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
             let header = try decompression.readHeader(bytes)
@@ -20,17 +23,17 @@ enum JPEGDecoder {
                     let dcOnly = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
                     let filteredHeader = try dcOnly.readHeader(filteredBytes)
                     dcOnly.disableBlockSmoothing()
-                    return try decode(dcOnly, header: filteredHeader, plan: plan, options: options)
+                    return try decode(dcOnly, header: filteredHeader, plan: plan, options: options, converter: colorConverter)
                 }
             }
-            return try decode(decompression, header: header, plan: plan, options: options)
+            return try decode(decompression, header: header, plan: plan, options: options, converter: colorConverter)
         }
     }
 
     /// Decodes the pixels of a decompression whose header has been read, as `plan` says.
     private static func decode(
         _ decompression: JPEGDecompression, header: JPEGDecompression.Header, plan: JPEGDecodePlan,
-        options: ImageDecodingOptions
+        options: ImageDecodingOptions, converter: (any ColorConverting)?
     ) throws -> Image {
         let decodedSize = try decompression.start(numerator: plan.scaleNumerator, cmyk: header.isCMYK)
         guard decodedSize == plan.decodedSize else {
@@ -43,9 +46,7 @@ enum JPEGDecoder {
             width: decodedSize.width, height: decodedSize.height, alphaMode: options.alphaMode, storage: .shared
         ) { buffer in
             try decompression.readPixels(into: buffer, size: decodedSize)
-            if header.isCMYK {
-                CMYKConversion.convertToRGBA(buffer, inverted: header.isAdobeInverted)
-            }
+            header.convertInks(buffer, options: options, converter: converter)
         }
         try decompression.finish()
         let decoded = image(from: pixels, header: header, plan: plan, options: options)
@@ -127,5 +128,11 @@ extension JPEGDecompression.Header {
         case WEBIMAGE_JPEG_COLOR_RGB, WEBIMAGE_JPEG_COLOR_YCBCR: return colorProfile.colorSpace == .rgb ? colorProfile : nil
         default: return nil
         }
+    }
+
+    /// What the header reports: ``pixelProfile``, or the CMYK profile of a CMYK or YCCK file (the
+    /// one its inks are converted through).
+    var reportedProfile: ColorProfile? {
+        isCMYK && colorProfile?.colorSpace == .cmyk ? colorProfile : pixelProfile
     }
 }

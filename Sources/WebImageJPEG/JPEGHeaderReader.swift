@@ -13,7 +13,7 @@ extension JPEGCoder: ImageHeaderReading {
             let header = try decompression.readHeader(bytes)
             return ImageHeader(
                 format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: header.orientation,
-                colorProfile: header.pixelProfile)
+                colorProfile: header.reportedProfile)
         }
     }
 }

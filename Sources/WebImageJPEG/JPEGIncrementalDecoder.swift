@@ -12,6 +12,7 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
     static let pendingRowGrey: UInt8 = 128
 
     private let options: ImageDecodingOptions
+    private let colorConverter: (any ColorConverting)?
     /// Made with the first bytes (so that making the decoder cannot fail).
     private var stream: JPEGDecompression?
     private var header: JPEGDecompression.Header?
@@ -27,8 +28,9 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
     /// when EXIF states none, as a full decode does.
     private var headBytes = Data()
 
-    init(options: ImageDecodingOptions) {
+    init(options: ImageDecodingOptions, colorConverter: (any ColorConverting)? = nil) {
         self.options = options
+        self.colorConverter = colorConverter
     }
 
     var isComplete: Bool { progress.isComplete }
@@ -81,7 +83,7 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
             let scan = progress.completedScans
             pixels = try PixelBuffer(width: size.width, height: size.height, alphaMode: options.alphaMode) { buffer in
                 try decompression.render(scan: scan, into: buffer, size: size)
-                if header.isCMYK { CMYKConversion.convertToRGBA(buffer, inverted: header.isAdobeInverted) }
+                header.convertInks(buffer, options: options, converter: colorConverter)
             }
             shown = scan
         } else {
@@ -91,9 +93,8 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
                 rows.withUnsafeBufferPointer { source in
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[..<decodedBytes]).initialize(from: source[..<decodedBytes])
                 }
-                if header.isCMYK {
-                    CMYKConversion.convertToRGBA(UnsafeMutableBufferPointer(rebasing: buffer[..<decodedBytes]), inverted: header.isAdobeInverted)
-                }
+                header.convertInks(
+                    UnsafeMutableBufferPointer(rebasing: buffer[..<decodedBytes]), options: options, converter: colorConverter)
                 let grey = Self.pendingRowGrey
                 var i = decodedBytes
                 while i < buffer.count {

@@ -4,16 +4,50 @@ import WebImage
 
 extension PNGChunk {
     static let iCCP = type("iCCP")
+    static let cICP = type("cICP")
+    static let sRGB = type("sRGB")
+    static let gAMA = type("gAMA")
+    static let cHRM = type("cHRM")
 }
 
-/// The ICC profile of a PNG's `iCCP` chunk.
+/// The colour space of a PNG, from its chunks before the image data, in the precedence of the PNG
+/// specification (third edition): `cICP`, then `iCCP`, then `sRGB`, then `gAMA` and `cHRM`.
 enum PNGColorProfile {
+    /// The profile the pixels are in, or nil for sRGB (or nothing usable: the pixels are taken as
+    /// sRGB). `chunks` are `bytes`' (``PNGChunkReader/chunks()``), walked once for every reader.
+    ///
+    /// - `cICP` (H.273 code points, RGB only, full range): the equivalent ICC profile
+    ///   (``WebImage/ColorProfile/init(codePoints:)``); PQ and HLG are shown as stored.
+    /// - `iCCP`: see ``embedded(_:chunks:header:)``.
+    /// - `sRGB`: sRGB.
+    /// - `gAMA`/`cHRM`: the equivalent ICC profile, unless they describe sRGB for practical
+    ///   purposes (``WebImage/ColorProfile/init(pngGamma:chromaticities:)``).
+    static func read(_ bytes: UnsafeRawBufferPointer, chunks: [PNGChunk], header: PNGHeader) -> ColorProfile? {
+        let before = chunks.prefix(while: { $0.type != PNGChunk.IDAT })
+        func data(_ type: UInt32) -> [UInt8]? {
+            before.first(where: { $0.type == type }).map { Array(UnsafeRawBufferPointer(rebasing: bytes[$0.dataRange])) }
+        }
+        if let cicp = data(PNGChunk.cICP), cicp.count == 4 {
+            // Only RGB (matrix 0) in full range is described by primaries and a curve alone.
+            guard cicp[2] == 0, cicp[3] == 1 else { return nil }
+            return ColorProfile(codePoints: .init(primaries: Int(cicp[0]), transfer: Int(cicp[1])))
+        }
+        if before.contains(where: { $0.type == PNGChunk.iCCP }) { return embedded(bytes, chunks: chunks, header: header) }
+        if data(PNGChunk.sRGB) != nil { return nil }
+        func words(_ bytes: [UInt8]) -> [UInt32] {
+            stride(from: 0, to: bytes.count - 3, by: 4).map { bytes[$0..<$0 + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        }
+        let gamma = data(PNGChunk.gAMA).flatMap { $0.count == 4 ? words($0).first : nil }
+        let chromaticities = data(PNGChunk.cHRM).flatMap { $0.count == 32 ? words($0) : nil }
+        guard gamma != nil || chromaticities != nil else { return nil }
+        return ColorProfile(pngGamma: gamma, chromaticities: chromaticities)
+    }
+
     /// The profile of the first `iCCP` chunk before the image data, when it is well formed (a
     /// keyword of 1–79 bytes, compression method 0, a zlib stream of at most
     /// ``WebImage/ColorProfile/maxByteCount`` bytes) and describes `header`'s colour model (a grey
     /// profile on a grey PNG, an RGB one on any other); else nil, and the pixels are taken as sRGB.
-    /// `chunks` are `bytes`' (``PNGChunkReader/chunks()``), walked once for every reader.
-    static func read(_ bytes: UnsafeRawBufferPointer, chunks: [PNGChunk], header: PNGHeader) -> ColorProfile? {
+    static func embedded(_ bytes: UnsafeRawBufferPointer, chunks: [PNGChunk], header: PNGHeader) -> ColorProfile? {
         guard let chunk = chunks.prefix(while: { $0.type != PNGChunk.IDAT }).first(where: { $0.type == PNGChunk.iCCP })
         else { return nil }
         let data = UnsafeRawBufferPointer(rebasing: bytes[chunk.dataRange])

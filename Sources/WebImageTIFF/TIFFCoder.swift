@@ -26,8 +26,15 @@ public import WebImage
 /// let tiff = try coder.encode(image, as: .tiff, options: ImageEncodingOptions())
 /// ```
 public struct TIFFCoder: ImageCoding {
-    /// Creates the coder (it holds no state).
-    public init() {}
+    /// Converts 8-bit CMYK pages to sRGB through their CMYK profile (or the converter's standard
+    /// one); without it, and under ``ColorPolicy/ignore``, libtiff's formula converts them.
+    public let colorConverter: (any ColorConverting)?
+
+    /// Creates the coder. Give it the manager's `colorConverter` (as `ImageCodersManager.standard()`
+    /// does) for colour-managed CMYK.
+    public init(colorConverter: (any ColorConverting)? = nil) {
+        self.colorConverter = colorConverter
+    }
 
     /// `"tiff"`.
     public var name: String { "tiff" }
@@ -60,13 +67,14 @@ public struct TIFFCoder: ImageCoding {
         let animated = pageCount > 1
         let target = options.targetSize(
             for: first.size, frameCount: animated ? pageCount : 1, orientation: first.orientation)
-        let decoded = try file.decodePage(0, maxPixelCount: options.maxPixelCount).pixels
+        let converter = options.colorPolicy == .ignore ? nil : colorConverter
+        let decoded = try file.decodePage(0, maxPixelCount: options.maxPixelCount, converter: converter).pixels
         let pixels = target == decoded.size ? decoded : Resampler.resample(decoded, to: target)
         let source =
             animated
             ? TIFFPageSource(
                 file: file, pageCount: pageCount, sourceCanvas: first.size, outputSize: target,
-                alphaMode: options.alphaMode, maxPixelCount: options.maxPixelCount)
+                alphaMode: options.alphaMode, maxPixelCount: options.maxPixelCount, converter: converter)
             : nil
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: first.orientation,

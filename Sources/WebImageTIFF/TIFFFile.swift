@@ -9,9 +9,12 @@ struct TIFFPageInfo {
     var hasAlpha: Bool
     /// The ICC profile the decoded RGBA pixels are in: the `ICCProfile` tag's when it describes
     /// the page's colour model (an RGB profile on RGB, YCbCr or palette pages, a grey one on
-    /// greyscale pages); nil otherwise (CMYK pages are converted by formula, so a CMYK profile no
-    /// longer applies).
+    /// greyscale pages); nil otherwise.
     var colorProfile: ColorProfile?
+    /// A CMYK page's CMYK profile, which its inks are converted through.
+    var cmykProfile: ColorProfile?
+    /// What the header reports: ``colorProfile``, or a CMYK page's ``cmykProfile``.
+    var reportedProfile: ColorProfile? { colorProfile ?? cmykProfile }
 }
 
 /// A TIFF file open for reading from a private copy of its bytes (libtiff reads pages on demand,
@@ -61,29 +64,41 @@ final class TIFFFile {
             throw WebImageError.badData("TIFF page \(index) is unreadable: \(message)")
         }
         var profile: ColorProfile?
+        var cmykProfile: ColorProfile?
         if let icc = page.icc, page.icc_length > 0, let parsed = ColorProfile(iccData: Data(bytes: icc, count: Int(page.icc_length))) {
-            // Photometric 0 and 1 are grey; 2 RGB, 3 palette, 6 YCbCr are colour.
+            // Photometric 0 and 1 are grey; 2 RGB, 3 palette, 6 YCbCr are colour; 5 is separated (CMYK).
             switch page.photometric {
             case 0, 1: profile = parsed.colorSpace == .gray ? parsed : nil
             case 2, 3, 6: profile = parsed.colorSpace == .rgb ? parsed : nil
+            case 5: cmykProfile = parsed.colorSpace == .cmyk ? parsed : nil
             default: profile = nil
             }
         }
         return TIFFPageInfo(
             size: PixelSize(width: Int(page.width), height: Int(page.height)),
             orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
-            hasAlpha: page.has_alpha != 0, colorProfile: profile)
+            hasAlpha: page.has_alpha != 0, colorProfile: profile, cmykProfile: cmykProfile)
     }
 
     /// Decodes page `index` as stored (orientation not applied), after checking its size against
     /// `maxPixelCount`. The buffer is straight or premultiplied, as the file's layout gives it.
-    func decodePage(_ index: Int, maxPixelCount: Int) throws -> (info: TIFFPageInfo, pixels: PixelBuffer) {
+    ///
+    /// An 8-bit CMYK page goes through `converter` (its CMYK profile, else the converter's
+    /// standard one) when given; otherwise, or when the converter cannot, through libtiff's formula.
+    func decodePage(_ index: Int, maxPixelCount: Int, converter: (any ColorConverting)? = nil) throws
+        -> (info: TIFFPageInfo, pixels: PixelBuffer)
+    {
         let info = try pageInfo(index)
         var premultiplied: Int32 = 0
         let pixels = try PixelBuffer(
             width: info.size.width, height: info.size.height, alphaMode: .straight, maxPixelCount: maxPixelCount
         ) { out in
-            guard webimage_tiff_decode_page(handle, out.baseAddress, out.count, &premultiplied) == 0 else {
+            var cmyk: Int32 = 0
+            guard webimage_tiff_decode_page(handle, out.baseAddress, out.count, &premultiplied, converter == nil ? 0 : 1, &cmyk) == 0
+            else { throw WebImageError.badData("TIFF page \(index) is corrupt: \(message)") }
+            guard cmyk != 0, converter?.convertCMYKToSRGB(out, profile: info.cmykProfile, inverted: false) != true else { return }
+            // The converter could not: libtiff's formula, as without one.
+            guard webimage_tiff_decode_page(handle, out.baseAddress, out.count, &premultiplied, 0, &cmyk) == 0 else {
                 throw WebImageError.badData("TIFF page \(index) is corrupt: \(message)")
             }
         }

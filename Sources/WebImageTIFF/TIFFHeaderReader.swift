@@ -18,6 +18,6 @@ extension TIFFCoder: ImageHeaderReading {
         return ImageHeader(
             format: .tiff, pixelSize: first.size, frameCount: pages, loopCount: pages > 1 ? 0 : nil,
             frameDurations: pages > 1 ? Array(repeating: TIFFPageCursor.pageDuration, count: pages) : nil,
-            hasAlpha: first.hasAlpha, orientation: first.orientation, colorProfile: first.colorProfile)
+            hasAlpha: first.hasAlpha, orientation: first.orientation, colorProfile: first.reportedProfile)
     }
 }

@@ -18,18 +18,20 @@ final class TIFFPageCursor: FrameCursor {
     private let file: TIFFFile
     private let sourceCanvas: PixelSize
     private let maxPixelCount: Int
+    private let converter: (any ColorConverting)?
     private(set) var decodedFrames = 0
 
-    init(file: TIFFFile, sourceCanvas: PixelSize, maxPixelCount: Int) {
+    init(file: TIFFFile, sourceCanvas: PixelSize, maxPixelCount: Int, converter: (any ColorConverting)? = nil) {
         self.file = file
         self.sourceCanvas = sourceCanvas
         self.maxPixelCount = maxPixelCount
+        self.converter = converter
     }
 
     /// Page `index` placed on the first page's canvas.
     func frame(at index: Int) throws -> PixelBuffer {
         decodedFrames += 1
-        let page = try file.decodePage(index, maxPixelCount: maxPixelCount).pixels
+        let page = try file.decodePage(index, maxPixelCount: maxPixelCount, converter: converter).pixels
         return page.size == sourceCanvas ? page : Self.fit(page, into: sourceCanvas)
     }
 
@@ -62,12 +64,13 @@ extension FrameSource where Cursor == TIFFPageCursor {
     /// `outputSize`.
     convenience init(
         file: sending TIFFFile, pageCount: Int, sourceCanvas: PixelSize, outputSize: PixelSize, alphaMode: AlphaMode,
-        maxPixelCount: Int
+        maxPixelCount: Int, converter: (any ColorConverting)? = nil
     ) {
         self.init(
             format: "TIFF", frameCount: pageCount, loopCount: 0,
             storedDurations: Array(repeating: TIFFPageCursor.pageDuration, count: pageCount), canvasSize: outputSize,
-            alphaMode: alphaMode, cursor: TIFFPageCursor(file: file, sourceCanvas: sourceCanvas, maxPixelCount: maxPixelCount),
+            alphaMode: alphaMode, cursor: TIFFPageCursor(
+                file: file, sourceCanvas: sourceCanvas, maxPixelCount: maxPixelCount, converter: converter),
             makeCursor: nil)
     }
 }

@@ -2,7 +2,7 @@ import CLCMS2
 public import Foundation
 public import WebImage
 
-/// ICC profiles made by lcms2 for tests (Display P3, sRGB, linear grey), and JPEG bytes carrying
+/// ICC profiles made by lcms2 for tests (Display P3, Adobe RGB, ProPhoto, linear sRGB and grey, sRGB), and JPEG bytes carrying
 /// one in APP2 segments written here byte by byte.
 public enum TestColorProfiles {
     static let api: webimage_lcms2_api = {
@@ -28,12 +28,27 @@ public enum TestColorProfiles {
         return save(api.cmsCreateGrayProfile(&white, curve))
     }()
 
-    /// An RGB profile of `red`, `green` and `blue` primaries (xy), a D65 white and one tone curve
-    /// for all three channels (lcms2's parametric `curveType` with `curve` as its parameters).
+    /// Adobe RGB (1998): its primaries, D65, gamma 563/256.
+    public static let adobeRGB: ColorProfile = rgbProfile(
+        red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06), curve: [563 / 256], curveType: 1)
+
+    /// ProPhoto RGB (ROMM): its primaries, D50, gamma 1.8.
+    public static let proPhotoRGB: ColorProfile = rgbProfile(
+        red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001), curve: [1.8], curveType: 1,
+        white: (0.3457, 0.3585))
+
+    /// Linear sRGB: sRGB's primaries, D65, gamma 1 (what renderers and HDR pipelines export).
+    public static let linearSRGB: ColorProfile = rgbProfile(
+        red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), curve: [1], curveType: 1)
+
+    /// An RGB profile of `red`, `green` and `blue` primaries (xy), a `white` point (D65 unless
+    /// given) and one tone curve for all three channels (lcms2's parametric `curveType` with
+    /// `curve` as its parameters).
     public static func rgbProfile(
-        red: (Double, Double), green: (Double, Double), blue: (Double, Double), curve: [Double], curveType: Int32
+        red: (Double, Double), green: (Double, Double), blue: (Double, Double), curve: [Double], curveType: Int32,
+        white whitePoint: (Double, Double) = (0.3127, 0.3290)
     ) -> ColorProfile {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var white = cmsCIExyY(x: whitePoint.0, y: whitePoint.1, Y: 1)
         var primaries = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: red.0, y: red.1, Y: 1), Green: cmsCIExyY(x: green.0, y: green.1, Y: 1),
             Blue: cmsCIExyY(x: blue.0, y: blue.1, Y: 1))

@@ -35,6 +35,7 @@ struct CorpusManifest: Decodable {
         struct Pillow: Decodable {
             let frames: [Frame]?
             let mode: String?
+            let icc_profile: Bool?
         }
 
         struct Frame: Decodable {

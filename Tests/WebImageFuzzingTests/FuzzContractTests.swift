@@ -85,6 +85,19 @@ import WebImageCodecs
         #expect(FuzzTarget.icc.run(Data(broken)) == .accepted)
     }
 
+    @Test("icc: a CMYK profile goes through the CMYK path; the first bytes make code-point and gAMA/cHRM profiles lcms2 accepts")
+    func iccTargetCMYKAndDescribedSpaces() throws {
+        let standard = try #require(LCMSColorConverter.shared.standardCMYKProfile, "no standard CMYK profile (libgs-common)")
+        #expect(FuzzTarget.icc.run(standard.data) == .accepted)
+        // Display P3 code points, then gAMA 1.0 and P3's chromaticities as big-endian words.
+        var described: [UInt8] = [12, 13, 0x86, 0xA0]
+        for value: UInt32 in [31270, 32900, 68000, 32000, 26500, 69000, 15000, 6000] {
+            described += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        #expect(ColorProfileExercise.describedSpaces(Data(described)) == nil)
+        #expect(FuzzTarget.icc.run(Data(described)) == .rejected(.badImageData))
+    }
+
     @Test("metadata: bytes that are no EXIF, XMP or IPTC are rejected; damaged seeds never break a contract")
     func metadataTarget() throws {
         #expect(FuzzTarget.metadata.run(Data("plain words".utf8)) == .rejected(.badImageData))

@@ -215,7 +215,7 @@ int webimage_tiff_read_page_info(webimage_tiff *t, int index, webimage_tiff_page
 /* 8-bit contiguous RGB(A) or grey(+alpha) strips, copied as stored. Returns 1 when it handled the
    page (0 or -1 in *result), 0 when the page needs the RGBA interface. */
 static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint8_t *rgba, int *premultiplied,
-                         int *result) {
+                         int want_cmyk, int *cmyk, int *result) {
     TIFF *tif = t->tif;
     uint16_t bits = 1, samples = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, compression = 1;
     TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
@@ -228,8 +228,11 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
         return 0;
     int alpha = alpha_kind(tif, photometric, samples);
     int colour;
+    uint16_t inkset = INKSET_CMYK;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &inkset);
     if (photometric == PHOTOMETRIC_RGB) colour = 3;
     else if (photometric == PHOTOMETRIC_MINISBLACK) colour = 1;
+    else if (photometric == PHOTOMETRIC_SEPARATED && want_cmyk && inkset == INKSET_CMYK && samples == 4) colour = 4;
     else return 0;
     if (!(samples == colour || (samples == colour + 1 && alpha))) return 0;
 
@@ -259,7 +262,13 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
             const uint8_t *in = strip + row_bytes * y;
             uint8_t *out = rgba + ((uint64_t)(row + y) * width) * 4;
             for (uint32_t x = 0; x < width; x++, in += samples, out += 4) {
-                if (colour == 3) {
+                if (colour == 4) {
+                    out[0] = in[0];
+                    out[1] = in[1];
+                    out[2] = in[2];
+                    out[3] = in[3];
+                    continue;
+                } else if (colour == 3) {
                     out[0] = in[0];
                     out[1] = in[1];
                     out[2] = in[2];
@@ -272,10 +281,12 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
     }
     _TIFFfree(strip);
     *premultiplied = alpha == EXTRASAMPLE_ASSOCALPHA;
+    *cmyk = colour == 4;
     return 1;
 }
 
-int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size, int *premultiplied) {
+int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size, int *premultiplied, int want_cmyk,
+                              int *cmyk) {
     TIFF *tif = t->tif;
     uint32_t width = 0, height = 0;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height) ||
@@ -284,7 +295,8 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
         return -1;
     }
     int result = 0;
-    if (decode_direct(t, width, height, rgba, premultiplied, &result)) return result;
+    *cmyk = 0;
+    if (decode_direct(t, width, height, rgba, premultiplied, want_cmyk, cmyk, &result)) return result;
 
     char reason[1024] = "";
     if (!TIFFRGBAImageOK(tif, reason)) {

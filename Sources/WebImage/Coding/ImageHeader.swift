@@ -31,8 +31,9 @@ public struct ImageHeader: Hashable, Sendable {
     public var hasAlpha: Bool?
     /// The EXIF orientation, `.up` when none is stored; nil when the format's header does not say.
     public var orientation: ImageOrientation?
-    /// The embedded colour profile a decode would apply (``Image/colorProfile``); nil for none or
-    /// for a format that carries none (GIF, SVG).
+    /// The embedded colour profile a decode would apply (``Image/colorProfile``, or for a CMYK
+    /// JPEG the CMYK profile its inks are converted through); nil for none or for a format that
+    /// carries none (GIF, SVG).
     public var colorProfile: ColorProfile?
     /// The EXIF, XMP and IPTC metadata the file carries, unfiltered; filled in by
     /// ``ImageCodersManager/readHeader(_:)`` from coders that adopt ``ImageMetadataReading``.

@@ -77,4 +77,21 @@ public protocol ColorConverting: Sendable {
     /// profile; `image` itself, without its profile, when that profile is sRGB already. Throws
     /// ``WebImageError/Code/badImageData`` for a profile that cannot be used.
     func convertToSRGB(_ image: Image) throws -> Image
+
+    /// Rewrites 4-byte C, M, Y, K samples in place as sRGB R, G, B, 255 through `profile`, or
+    /// through the converter's standard CMYK profile when the file has none. `inverted`: the
+    /// samples are stored as 255 − ink (Adobe's APP14 convention, as Photoshop writes).
+    ///
+    /// Returns false, leaving the samples as they were, when the converter cannot (no colour
+    /// engine, no standard profile, a profile it cannot use): the decoder then converts by
+    /// formula. The default implementation always returns false.
+    func convertCMYKToSRGB(_ samples: UnsafeMutableBufferPointer<UInt8>, profile: ColorProfile?, inverted: Bool) -> Bool
+}
+
+extension ColorConverting {
+    public func convertCMYKToSRGB(
+        _ samples: UnsafeMutableBufferPointer<UInt8>, profile: ColorProfile?, inverted: Bool
+    ) -> Bool {
+        false
+    }
 }

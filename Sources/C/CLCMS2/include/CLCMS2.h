@@ -34,6 +34,11 @@ static const cmsUInt32Number webimage_lcms2_cmyk8_reverse = TYPE_CMYK_8_REV;
 static const cmsUInt32Number webimage_lcms2_gray8 = TYPE_GRAY_8;
 static const cmsUInt32Number webimage_lcms2_ga8 = TYPE_GRAYA_8;
 static const cmsUInt32Number webimage_lcms2_lab_double = TYPE_Lab_DBL;
+static const cmsUInt32Number webimage_lcms2_rgb_double = TYPE_RGB_DBL;
+static const cmsUInt32Number webimage_lcms2_gray_double = TYPE_GRAY_DBL;
+static const cmsUInt32Number webimage_lcms2_cmyk_double = TYPE_CMYK_DBL;
+static const cmsUInt32Number webimage_lcms2_rgb16 = TYPE_RGB_16;
+static const cmsUInt32Number webimage_lcms2_rgba16 = TYPE_RGBA_16;
 static const cmsUInt32Number webimage_lcms2_flags = cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE;
 
 #endif

@@ -50,8 +50,11 @@ int webimage_tiff_read_page_info(webimage_tiff *tiff, int index, webimage_tiff_p
    the Orientation tag is not applied). 8-bit contiguous RGB, RGBA and greyscale strips are copied
    as stored (straight alpha stays straight); everything else goes through libtiff's RGBA interface
    (TIFFRGBAImage: palettes, bilevel, CMYK, YCbCr, 16-bit, tiles, JPEG, ...), which premultiplies
-   alpha. `*premultiplied` says which the output is. */
-int webimage_tiff_decode_page(webimage_tiff *tiff, uint8_t *rgba, size_t rgba_size, int *premultiplied);
+   alpha. `*premultiplied` says which the output is. With `want_cmyk`, an 8-bit contiguous CMYK page
+   (InkSet CMYK, four samples, stripped) is copied as stored instead, C, M, Y, K in the four bytes,
+   and `*cmyk` is set, for the caller's colour management. */
+int webimage_tiff_decode_page(webimage_tiff *tiff, uint8_t *rgba, size_t rgba_size, int *premultiplied, int want_cmyk,
+                              int *cmyk);
 
 /* A TIFF file being written to memory. */
 typedef struct webimage_tiff_writer webimage_tiff_writer;

@@ -1,0 +1,115 @@
+import CLCMS2
+public import WebImage
+
+/// lcms2's own conversion to sRGB at double precision (its floating-point pipeline, none of the
+/// 8-bit shortcuts a decoder takes), and CIEDE2000 differences against it: the yardstick of the
+/// colour tests and the corpus proof.
+///
+/// ```swift
+/// let reference = try #require(ColorReference.sRGB(rgba: stored.pixels.bytes, profile: profile))
+/// let difference = ColorReference.difference(converted.pixels.bytes, reference: reference)
+/// #expect(difference.mean <= 1 && difference.p99 <= 3)
+/// ```
+public enum ColorReference {
+    /// CIEDE2000 over every pixel: the mean, the 99th percentile and the largest.
+    public struct DeltaE: Sendable, CustomStringConvertible {
+        public var mean: Double
+        public var p99: Double
+        public var max: Double
+
+        public var description: String { String(format: "ΔE2000 mean %.2f, p99 %.2f, max %.2f", mean, p99, max) }
+    }
+
+    static var api: webimage_lcms2_api { TestColorProfiles.api }
+
+    /// sRGB (three doubles 0…1 a pixel) of 8-bit RGBA `rgba` (or grey, read from the red channel,
+    /// for a grey profile) through `profile`, perceptual intent; nil when lcms2 cannot use the profile.
+    public static func sRGB(rgba: [UInt8], profile: ColorProfile) -> [Double]? {
+        let count = rgba.count / 4
+        if profile.colorSpace == .gray {
+            let grey = (0..<count).map { Double(rgba[$0 * 4]) / 255 }
+            return transform(grey, from: profile, format: webimage_lcms2_gray_double, count: count)
+        }
+        var rgb = [Double](repeating: 0, count: count * 3)
+        for pixel in 0..<count {
+            for channel in 0..<3 { rgb[pixel * 3 + channel] = Double(rgba[pixel * 4 + channel]) / 255 }
+        }
+        return transform(rgb, from: profile, format: webimage_lcms2_rgb_double, count: count)
+    }
+
+    /// sRGB (three doubles 0…1 a pixel) of 8-bit C, M, Y, K samples through `profile`;
+    /// `inverted` for Adobe's 255 − ink storage; nil when lcms2 cannot use the profile.
+    public static func sRGB(cmyk: [UInt8], inverted: Bool, profile: ColorProfile) -> [Double]? {
+        // lcms2's floating-point CMYK is ink in percent.
+        let inks = cmyk.map { Double(inverted ? 255 - $0 : $0) / 255 * 100 }
+        return transform(inks, from: profile, format: webimage_lcms2_cmyk_double, count: cmyk.count / 4)
+    }
+
+    /// lcms2 will not mix integer and floating-point formats in one transform, so the 8-bit
+    /// samples arrive as doubles.
+    private static func transform(_ samples: [Double], from profile: ColorProfile, format: cmsUInt32Number, count: Int) -> [Double]? {
+        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        let sRGB = api.cmsCreate_sRGBProfile()
+        defer {
+            _ = api.cmsCloseProfile(source)
+            _ = api.cmsCloseProfile(sRGB)
+        }
+        guard let made = api.cmsCreateTransform(
+            source, format, sRGB, webimage_lcms2_rgb_double, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE))
+        else { return nil }
+        defer { api.cmsDeleteTransform(made) }
+        var input = samples
+        var output = [Double](repeating: 0, count: count * 3)
+        api.cmsDoTransform(made, &input, &output, cmsUInt32Number(count))
+        return output.map { Swift.min(1, Swift.max(0, $0)) }
+    }
+
+    /// CIEDE2000 between the 8-bit sRGB RGBA pixels `rgba` and `reference` (three sRGB doubles
+    /// 0…1 a pixel), both taken to CIELAB (D50) by lcms2.
+    public static func difference(_ rgba: [UInt8], reference: [Double]) -> DeltaE {
+        let count = rgba.count / 4
+        precondition(reference.count == count * 3, "one reference colour a pixel")
+        var measured = [Double](repeating: 0, count: count * 3)
+        for pixel in 0..<count {
+            for channel in 0..<3 { measured[pixel * 3 + channel] = Double(rgba[pixel * 4 + channel]) / 255 }
+        }
+        let a = lab(measured), b = lab(reference)
+        var differences = [Double](repeating: 0, count: count)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                a.withMemoryRebound(to: cmsCIELab.self) { a in
+                    b.withMemoryRebound(to: cmsCIELab.self) { b in
+                        for pixel in 0..<count {
+                            var x = a[pixel], y = b[pixel]
+                            differences[pixel] = api.cmsCIE2000DeltaE(&x, &y, 1, 1, 1)
+                        }
+                    }
+                }
+            }
+        }
+        guard count > 0 else { return DeltaE(mean: 0, p99: 0, max: 0) }
+        let sorted = differences.sorted()
+        return DeltaE(
+            mean: differences.reduce(0, +) / Double(count), p99: sorted[Swift.min(count - 1, Int(Double(count) * 0.99))],
+            max: sorted[count - 1])
+    }
+
+    /// CIELAB (D50) of sRGB doubles, three a colour.
+    static func lab(_ rgb: [Double]) -> [Double] {
+        let sRGB = api.cmsCreate_sRGBProfile()
+        let lab = api.cmsCreateLab4Profile(nil)
+        defer {
+            _ = api.cmsCloseProfile(sRGB)
+            _ = api.cmsCloseProfile(lab)
+        }
+        guard let made = api.cmsCreateTransform(
+            sRGB, webimage_lcms2_rgb_double, lab, webimage_lcms2_lab_double, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+            cmsUInt32Number(cmsFLAGS_NOCACHE))
+        else { fatalError("lcms2 cannot make the Lab transform") }
+        defer { api.cmsDeleteTransform(made) }
+        var input = rgb  // lcms2's floating-point RGB is 0…1
+        var output = [Double](repeating: 0, count: rgb.count)
+        api.cmsDoTransform(made, &input, &output, cmsUInt32Number(rgb.count / 3))
+        return output
+    }
+}
