@@ -128,4 +128,20 @@ struct MetadataPolicyTests {
         #expect(decoded.orientation == .left)
         #expect(try coders.readHeader(written).orientation == .left)
     }
+
+    @Test("Animations keep their frames and carry the metadata", arguments: [ImageFormat.webp, .apng, .avif, .tiff])
+    func animated(format: ImageFormat) throws {
+        let coders = ImageCodersManager.standard()
+        let animation = ImageFixtures.animation(frames: 3)
+        let image = Image(
+            pixels: animation.pixels, animation: animation.animation,
+            metadata: ImageMetadata(exif: MetadataFixtures.exif(orientation: 1), xmp: MetadataFixtures.xmp(orientation: 1)))
+        let written = try coders.encode(image, as: format, options: ImageEncodingOptions(metadataPolicy: .keep))
+        let header = try coders.readHeader(written)
+        #expect(header.frameCount == 3)
+        let exif = try ExifStructure(parsing: [UInt8](try #require(header.metadata?.exif)))
+        #expect(exif.string(ExifStructure.Tag.copyright, in: exif.ifd0) == MetadataFixtures.copyright)
+        #expect(exif.gps == nil)
+        #expect(try coders.decode(written).animation?.frameCount == 3)
+    }
 }
