@@ -81,10 +81,11 @@ public struct AVIFCoder: ImageCoding {
             throw WebImageError(.unsupportedFormat, "the AVIF coder cannot encode \(format)")
         }
         let profile = image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil
+        let metadata = ImageMetadata.toWrite(for: image, options: options)
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try AVIFEncoder.encode(animation, hasAlpha: image.hasAlpha, profile: profile, options: options)
+            return try AVIFEncoder.encode(animation, hasAlpha: image.hasAlpha, profile: profile, metadata: metadata, options: options)
         }
-        return try AVIFEncoder.encode(image.pixels, profile: profile, options: options)
+        return try AVIFEncoder.encode(image.pixels, profile: profile, metadata: metadata, options: options)
     }
 
     /// AVIF carries an RGB colour profile (`colr` of type `prof`).

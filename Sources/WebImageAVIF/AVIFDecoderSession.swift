@@ -13,6 +13,8 @@ struct AVIFContainerInfo {
     var durations: [Double]
     /// The RGB ICC profile of the `colr` box, or the one equivalent to its `nclx` code points.
     var colorProfile: ColorProfile?
+    /// The Exif and XMP items libavif read with the container.
+    var metadata: ImageMetadata?
 }
 
 /// An `avifDecoder` over bytes that outlive it, positioned on a frame.
@@ -32,16 +34,17 @@ final class AVIFDecoderSession {
 
     /// Parses the container of `bytes`, which must stay valid as long as the session (pass
     /// `owner` to keep them alive). Decodes nothing: callers check `info.size` against their
-    /// pixel limit, then call ``limitPixels(to:)`` before the first frame.
-    init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true) throws {
+    /// pixel limit, then call ``limitPixels(to:)`` before the first frame. With `readsMetadata`,
+    /// libavif keeps the Exif and XMP items (``AVIFContainerInfo/metadata``).
+    init(bytes: UnsafeRawBufferPointer, owner: OwnedBytes? = nil, readsDurations: Bool = true, readsMetadata: Bool = false) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("no AVIF data") }
         guard let decoder = try AVIFLibrary.require().avifDecoderCreate() else {
             throw WebImageError(.decodingFailed, "libavif could not create a decoder")
         }
         // One thread per decode, as avifdec's default: the library decodes images in parallel.
         decoder.pointee.maxThreads = 1
-        decoder.pointee.ignoreExif = AVIF_TRUE
-        decoder.pointee.ignoreXMP = AVIF_TRUE
+        decoder.pointee.ignoreExif = readsMetadata ? AVIF_FALSE : AVIF_TRUE
+        decoder.pointee.ignoreXMP = readsMetadata ? AVIF_FALSE : AVIF_TRUE
         // Browsers accept files that miss a mandatory box such as `pixi`; so do we.
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
         // Sizes are judged by the caller's pixel limit (a 40000×2 strip is fine, 20000×20000 is
@@ -83,7 +86,7 @@ final class AVIFDecoderSession {
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
                 orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations,
-                colorProfile: Self.colorProfile(of: image.pointee))
+                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee))
         } catch {
             avif.avifDecoderDestroy(decoder)
             throw error
@@ -168,5 +171,19 @@ extension AVIFDecoderSession {
             let profile = ColorProfile(iccData: Data(bytes: data, count: image.icc.size)), profile.colorSpace == .rgb
         else { return nil }
         return profile
+    }
+}
+
+extension AVIFDecoderSession {
+    /// The Exif and XMP items of `image` (libavif 0.11 keeps the Exif item's payload after its
+    /// 4-byte TIFF-header offset; a payload that does not start with a TIFF header is looked into
+    /// at that offset).
+    static func metadata(of image: avifImage) -> ImageMetadata? {
+        func bytes(_ data: avifRWData) -> Data? {
+            guard let pointer = data.data, data.size > 0, data.size <= ImageMetadata.maxByteCount else { return nil }
+            return Data(bytes: pointer, count: data.size)
+        }
+        let metadata = ImageMetadata(exif: bytes(image.exif).map(ImageMetadata.tiffStructure(inExifItem:)), xmp: bytes(image.xmp))
+        return metadata.isEmpty ? nil : metadata
     }
 }

@@ -9,12 +9,15 @@ enum AVIFEncoder {
     /// Sequence timing: durations are written in milliseconds.
     static let timescale: UInt64 = 1000
 
-    /// Encodes one image, tagged with `profile` when there is one.
-    static func encode(_ pixels: PixelBuffer, profile: ColorProfile? = nil, options: ImageEncodingOptions) throws -> Data {
+    /// Encodes one image, tagged with `profile` and carrying `metadata` (Exif and XMP items) when
+    /// there are some.
+    static func encode(
+        _ pixels: PixelBuffer, profile: ColorProfile? = nil, metadata: ImageMetadata? = nil, options: ImageEncodingOptions
+    ) throws -> Data {
         let encoder = try makeEncoder(options: options)
         defer { avif.avifEncoderDestroy(encoder) }
-        try add(pixels, to: encoder, withAlpha: !pixels.isOpaque, profile: profile, options: options, duration: 1,
-            flags: AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue)
+        try add(pixels, to: encoder, withAlpha: !pixels.isOpaque, profile: profile, metadata: metadata, options: options,
+            duration: 1, flags: AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue)
         return try finish(encoder)
     }
 
@@ -25,7 +28,8 @@ enum AVIFEncoder {
     /// into ``FrameDurationRule``'s 100 ms zone. The loop count is not written (libavif 0.11 has no
     /// edit-list support): players loop forever.
     static func encode(
-        _ animation: any AnimatedImageSource, hasAlpha: Bool, profile: ColorProfile? = nil, options: ImageEncodingOptions
+        _ animation: any AnimatedImageSource, hasAlpha: Bool, profile: ColorProfile? = nil, metadata: ImageMetadata? = nil,
+        options: ImageEncodingOptions
     ) throws -> Data {
         let encoder = try makeEncoder(options: options)
         defer { avif.avifEncoderDestroy(encoder) }
@@ -35,8 +39,8 @@ enum AVIFEncoder {
             let milliseconds = Self.milliseconds(animation.storedDuration(at: index))
             let flags = index == 0 ? AVIF_ADD_IMAGE_FLAG_FORCE_KEYFRAME.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
             try add(
-                frame.pixels, to: encoder, withAlpha: hasAlpha, profile: profile, options: options, duration: milliseconds,
-                flags: flags)
+                frame.pixels, to: encoder, withAlpha: hasAlpha, profile: profile, metadata: index == 0 ? metadata : nil,
+                options: options, duration: milliseconds, flags: flags)
         }
         return try finish(encoder)
     }
@@ -65,7 +69,7 @@ enum AVIFEncoder {
 
     private static func add(
         _ pixels: PixelBuffer, to encoder: UnsafeMutablePointer<avifEncoder>, withAlpha: Bool, profile: ColorProfile?,
-        options: ImageEncodingOptions, duration: UInt64, flags: avifAddImageFlags
+        metadata: ImageMetadata?, options: ImageEncodingOptions, duration: UInt64, flags: avifAddImageFlags
     ) throws {
         guard pixels.width > 0, pixels.height > 0 else {
             throw WebImageError(.encodingFailed, "cannot encode an empty \(pixels.size) image as AVIF")
@@ -86,6 +90,14 @@ enum AVIFEncoder {
             profile.data.withUnsafeBytes { icc in
                 avif.avifImageSetProfileICC(image, icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count)
             }
+        }
+        // Exif and XMP items (libavif writes Exif's TIFF-header offset; the first frame's metadata
+        // describes a sequence). libavif reads the Exif orientation into irot/imir, as it should.
+        metadata?.exif?.withUnsafeBytes { exif in
+            avif.avifImageSetMetadataExif(image, exif.baseAddress?.assumingMemoryBound(to: UInt8.self), exif.count)
+        }
+        metadata?.xmp?.withUnsafeBytes { xmp in
+            avif.avifImageSetMetadataXMP(image, xmp.baseAddress?.assumingMemoryBound(to: UInt8.self), xmp.count)
         }
         let straight = pixels.unpremultiplied()
         var rgb = avifRGBImage()

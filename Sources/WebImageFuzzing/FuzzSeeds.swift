@@ -39,6 +39,7 @@ extension FuzzTarget {
             try [Self.jpegSeeds()[0], Self.pngSeeds()[0], Self.pngSeeds()[2], Self.gifSeeds()[1], Self.webpSeeds()[2]]
         case .dataURL: Self.dataURLSeeds
         case .icc: Self.iccSeeds
+        case .metadata: Self.metadataSeeds
         }
     }
 
@@ -140,6 +141,17 @@ extension FuzzTarget {
             FuzzSeed(name: "srgb.icc", data: TestColorProfiles.sRGB.data),
             FuzzSeed(name: "linear-gray.icc", data: TestColorProfiles.linearGray.data),
             FuzzSeed(name: "adobe-rgb-like.icc", data: adobe.data),
+        ]
+    }
+
+    /// EXIF in both byte orders (orientation, copyright, Exif and GPS directories), an XMP packet
+    /// and IPTC records, written by hand (``WebImageTesting/MetadataFixtures``).
+    private static var metadataSeeds: [FuzzSeed] {
+        [
+            FuzzSeed(name: "exif-le.tiff", data: MetadataFixtures.exif()),
+            FuzzSeed(name: "exif-be.tiff", data: MetadataFixtures.exif(orientation: 8, bigEndian: true)),
+            FuzzSeed(name: "packet.xmp", data: MetadataFixtures.xmp()),
+            FuzzSeed(name: "records.iptc", data: MetadataFixtures.iptc()),
         ]
     }
 

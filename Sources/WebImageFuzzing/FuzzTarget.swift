@@ -40,6 +40,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The colour path: the input as an ICC profile in a JPEG and a PNG, decoded to sRGB through
     /// the standard coders (the profile readers, lcms2), then converted directly.
     case icc
+    /// The metadata path: the input as EXIF, XMP and IPTC through our readers and editors under
+    /// every policy, embedded in a JPEG and decoded and re-encoded keeping it, and as a TIFF
+    /// file's metadata.
+    case metadata
 
     /// Runs one input through this target's code path and checks the library's contracts.
     ///
@@ -61,6 +65,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .coders: DecoderExercise(decoder: ImageCodersManager.standard(), sniffs: true).run(input)
         case .dataURL: DataURLExercise.run(input)
         case .icc: ColorProfileExercise.run(input)
+        case .metadata: MetadataExercise.run(input)
         }
     }
 

@@ -81,7 +81,9 @@ public struct HEIFCoder: ImageCoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the HEIF coder cannot encode \(format)")
         }
-        return try HEIFEncoder.encode(image.pixels, options: options, thumbnailSide: embeddedThumbnailSide)
+        return try HEIFEncoder.encode(
+            image.pixels, options: options, thumbnailSide: embeddedThumbnailSide,
+            metadata: ImageMetadata.toWrite(for: image, options: options))
     }
 
     /// The smallest embedded thumbnail that covers `target` with the primary image's shape.

@@ -77,6 +77,30 @@ final class HEIFImageHandle {
         return profile
     }
 
+    /// The image's Exif and XMP items (the first of each; an Exif item's TIFF structure found
+    /// after its 4-byte offset), nil when it has neither.
+    var metadata: ImageMetadata? {
+        var ids = [heif_item_id](repeating: 0, count: 16)
+        let count = Int(heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, &ids, Int32(ids.count)))
+        var exif: Data?
+        var xmp: Data?
+        for id in ids.prefix(max(0, min(count, ids.count))) {
+            let type = heif.heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+            let content = heif.heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+            let size = heif.heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0, size <= ImageMetadata.maxByteCount else { continue }
+            var bytes = [UInt8](repeating: 0, count: size)
+            guard heif.heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok else { continue }
+            if type == "Exif", exif == nil {
+                exif = ImageMetadata.tiffStructure(inExifItem: Data(bytes))
+            } else if type == "mime", content == "application/rdf+xml", xmp == nil {
+                xmp = Data(bytes)
+            }
+        }
+        let metadata = ImageMetadata(exif: exif, xmp: xmp)
+        return metadata.isEmpty ? nil : metadata
+    }
+
     /// The thumbnails the file carries for this image (usually none or one).
     func thumbnails() -> [HEIFImageHandle] {
         let count = Int(heif.heif_image_handle_get_number_of_thumbnails(handle))

@@ -14,11 +14,12 @@ enum HEIFEncoder {
     static var isAvailable: Bool { (try? HEIFLibrary.require().heif_have_encoder_for_format(heif_compression_HEVC)).map { $0 != 0 } ?? false }
 
     /// Encodes `pixels` as the primary image; with `thumbnailSide`, also a thumbnail of at most
-    /// that many pixels a side. `orientation` is written as `irot`/`imir` boxes (the pixels stay
-    /// as given), for tests that need a rotated file.
+    /// that many pixels a side; with `metadata`, its Exif and XMP as items of the primary image.
+    /// `orientation` is written as `irot`/`imir` boxes (the pixels stay as given), for tests that
+    /// need a rotated file.
     static func encode(
         _ pixels: PixelBuffer, options: ImageEncodingOptions, thumbnailSide: Int? = nil,
-        orientation: ImageOrientation = .up
+        orientation: ImageOrientation = .up, metadata: ImageMetadata? = nil
     ) throws -> Data {
         guard isAvailable else {
             throw WebImageError(
@@ -56,6 +57,20 @@ enum HEIFEncoder {
         var handle: OpaquePointer?
         try check(heif.heif_context_encode_image(context, image, encoder, encoding, &handle), "encoding a \(pixels.size) image")
         defer { if let handle { heif.heif_image_handle_release(handle) } }
+        if let metadata, let handle {
+            // libheif puts the 4-byte offset to the TIFF header before the Exif item's data.
+            if let exif = metadata.exif {
+                try exif.withUnsafeBytes { bytes in
+                    try check(
+                        heif.heif_context_add_exif_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)), "adding Exif")
+                }
+            }
+            if let xmp = metadata.xmp {
+                try xmp.withUnsafeBytes { bytes in
+                    try check(heif.heif_context_add_XMP_metadata(context, handle, bytes.baseAddress, Int32(bytes.count)), "adding XMP")
+                }
+            }
+        }
         if let thumbnailSide, let handle {
             var thumbnail: OpaquePointer?
             try check(

@@ -11,7 +11,9 @@ import CJPEGShim
 /// decoders without one, or under ``ColorPolicy/ignore``). Thumbnails and scale-down use libjpeg's DCT-domain scaling (N/8) so a
 /// large photo is never decoded at full size, then resample to the exact target size.
 ///
-/// EXIF orientation (APP1) is exposed as ``Image/orientation`` and not applied to the pixels.
+/// EXIF orientation (APP1; else XMP's `tiff:Orientation`) is exposed as ``Image/orientation`` and
+/// not applied to the pixels. EXIF, XMP and IPTC are read (``readMetadata(_:)``) and written
+/// (APP1, APP1, APP13) as ``ImageEncodingOptions/metadataPolicy`` says.
 ///
 /// Truncated data (the data ends before the image does) and corruption that libjpeg cannot recover
 /// from throw ``WebImageError`` (`badImageData`); corruption inside the entropy-coded data that
@@ -78,7 +80,8 @@ public struct JPEGCoder: ImageCoding, ImageProgressiveDecoding {
             throw WebImageError(.unsupportedFormat, "the JPEG coder cannot encode \(format)")
         }
         let jpeg = try JPEGEncoder.encode(image.pixels, options: options)
-        return image.colorProfile.map { JPEGEncoder.embedding($0, in: jpeg) } ?? jpeg
+        let profiled = image.colorProfile.map { JPEGEncoder.embedding($0, in: jpeg) } ?? jpeg
+        return ImageMetadata.toWrite(for: image, options: options).map { JPEGMetadata.embedding($0, in: profiled) } ?? profiled
     }
 
     /// JPEG carries an RGB colour profile (APP2).

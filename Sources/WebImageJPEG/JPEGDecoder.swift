@@ -111,9 +111,9 @@ enum JPEGDecoder {
 }
 
 extension JPEGDecompression.Header {
-    /// The EXIF orientation of the APP1 segment, `.up` without one.
+    /// The EXIF orientation of the APP1 segment, else XMP's, `.up` without either.
     var orientation: ImageOrientation {
-        exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
+        exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? xmpOrientation ?? .up
     }
 }
 

@@ -23,6 +23,8 @@ final class JPEGDecompression {
         var exif: [UInt8]?
         /// The ICC profile of the APP2 segments, if whole.
         var colorProfile: ColorProfile?
+        /// XMP's `tiff:Orientation`, read when the EXIF segment states none.
+        var xmpOrientation: ImageOrientation?
 
         /// Whether the samples are CMYK (or YCCK, which libjpeg turns into CMYK).
         var isCMYK: Bool { color == WEBIMAGE_JPEG_COLOR_CMYK || color == WEBIMAGE_JPEG_COLOR_YCCK }
@@ -55,7 +57,11 @@ final class JPEGDecompression {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw WebImageError.badData("JPEG: no data") }
         var header = webimage_jpeg_header()
         try check(webimage_jpeg_read_header(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count, &header))
-        return self.header(header)
+        var read = self.header(header)
+        if read.exif.flatMap({ ExifOrientationReader.orientation(inTIFF: $0) }) == nil {
+            read.xmpOrientation = JPEGMetadata.xmpOrientation(bytes)
+        }
+        return read
     }
 
     /// The header libjpeg read, with the ICC profile of the APP2 segments it kept.

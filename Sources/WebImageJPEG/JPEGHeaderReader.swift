@@ -11,9 +11,9 @@ extension JPEGCoder: ImageHeaderReading {
             // The probe reports the declared size whatever it is: no memory bound is needed.
             let decompression = try JPEGDecompression(maxPixelCount: 0)
             let header = try decompression.readHeader(bytes)
-            let orientation = header.exif.flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
             return ImageHeader(
-                format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: orientation, colorProfile: header.reportedProfile)
+                format: .jpeg, pixelSize: header.size, hasAlpha: false, orientation: header.orientation,
+                colorProfile: header.reportedProfile)
         }
     }
 }

@@ -24,6 +24,9 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
     /// What the last image returned showed: rows (single-scan) or scans (multi-scan).
     private var shown = 0
     private var shownFinal = false
+    /// The bytes up to the header, kept until it is read: XMP's orientation is read from them
+    /// when EXIF states none, as a full decode does.
+    private var headBytes = Data()
 
     init(options: ImageDecodingOptions, colorConverter: (any ColorConverting)? = nil) {
         self.options = options
@@ -36,13 +39,18 @@ final class JPEGIncrementalDecoder: ImageIncrementalDecoding {
         let decompression = try stream ?? JPEGDecompression(maxPixelCount: options.maxPixelCount, incremental: true)
         stream = decompression
         try decompression.append(data)
+        if header == nil { headBytes.append(data) }
         try advance(decompression)
     }
 
     /// Header, limits and plan, start, then as much data as has arrived.
     private func advance(_ decompression: JPEGDecompression) throws {
         if header == nil {
-            guard let read = try decompression.streamHeader() else { return }
+            guard var read = try decompression.streamHeader() else { return }
+            if read.exif.flatMap({ ExifOrientationReader.orientation(inTIFF: $0) }) == nil {
+                read.xmpOrientation = headBytes.withUnsafeBytes { JPEGMetadata.xmpOrientation($0) }
+            }
+            headBytes = Data()
             // The pixel limit, from the header, before libjpeg allocates anything for the image.
             plan = try JPEGDecoder.plan(for: read, options: options, decompression: decompression)
             header = read

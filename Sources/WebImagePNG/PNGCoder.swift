@@ -13,6 +13,9 @@ public import WebImage
 /// with ``ImageEncodingOptions/progressive``), and an APNG (full-canvas frames, each frame's stored
 /// duration as an exact fraction) for animated images or when asked for `.apng`.
 ///
+/// Metadata: `eXIf` (EXIF) and the XMP `iTXt` are read (``readMetadata(_:)``; the orientation
+/// from either) and written as ``ImageEncodingOptions/metadataPolicy`` says.
+///
 /// ```swift
 /// let coder = PNGCoder()
 /// let image = try coder.decode(data)
@@ -53,7 +56,8 @@ public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard canEncode(format) else { throw WebImageError(.unsupportedFormat, "PNGCoder cannot encode \(format)") }
         let bytes = try encodedBytes(image, as: format, options: options)
-        return Data(image.colorProfile.map { PNGColorProfile.embedding($0, in: bytes) } ?? bytes)
+        let profiled = image.colorProfile.map { PNGColorProfile.embedding($0, in: bytes) } ?? bytes
+        return Data(ImageMetadata.toWrite(for: image, options: options).map { PNGMetadata.embedding($0, in: profiled) } ?? profiled)
     }
 
     /// PNG and APNG carry an RGB colour profile (`iCCP`). An image whose pixels are all grey is

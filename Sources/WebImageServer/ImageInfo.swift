@@ -30,6 +30,8 @@ public struct ImageInfo: Encodable, Sendable {
     public var hasAlpha: Bool
     /// The embedded colour profile, when there is one.
     public var colorProfile: ColorProfileInfo?
+    /// The EXIF, XMP and IPTC the file carries, when it has any (docs/metadata.md).
+    public var metadata: MetadataInfo?
     /// The file's size in bytes.
     public var fileSize: Int
     /// The bytes its decoded pixels would take.
@@ -53,6 +55,7 @@ public struct ImageInfo: Encodable, Sendable {
         orientation = (header.orientation ?? .up).rawValue
         hasAlpha = header.hasAlpha ?? false
         colorProfile = header.colorProfile.map(ColorProfileInfo.init)
+        metadata = header.metadata.map(MetadataInfo.init)
         self.fileSize = fileSize
         memoryCost = header.decodedByteCount
     }

@@ -57,6 +57,7 @@ struct ImageProcessor: Sendable {
         decoding.maxPixelCount = limits.maxSourcePixels
         decoding.maxAnimationPixelCount = limits.maxAnimationPixels
         decoding.colorPolicy = options.colorPolicy
+        decoding.metadataPolicy = options.metadataPolicy
         if options.crop == nil {
             decoding.thumbnailPixelSize = plan?.decodeBox(displayed: displayed)
             // The resize below makes the exact size: a JPEG stops at its DCT scale (one resample).
@@ -101,6 +102,7 @@ struct ImageProcessor: Sendable {
         let quality = options.quality(for: format, defaults: formatQuality, defaultQuality: defaultQuality)
         var encoding = ImageEncodingOptions(quality: Double(quality) / 100)
         encoding.firstFrameOnly = !animate
+        encoding.metadataPolicy = options.metadataPolicy
         if let background = options.background { encoding.backgroundColor = background }
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
         return (encoded, format)

@@ -106,6 +106,9 @@ public struct ImageServerConfiguration: Sendable {
     /// the request's options and answered with the failure's status, the errors' `Cache-Control`
     /// and `X-Fallback: 1`. `nil` (the default): failures are answered as text.
     public var fallbackImage: URL?
+    /// What of a source's EXIF, XMP and IPTC the outputs keep unless the URL says (`sm`, `kcr`):
+    /// nothing by default (`serve --metadata`).
+    public var metadataPolicy = MetadataPolicy.strip
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true

@@ -146,7 +146,8 @@ final class ImageService: Sendable {
             let parsed = try ImagePath(parsing: path, presetNames: configuration.onlyPresets)
             var options = try ProcessingOptions(
                 segments: parsed.optionSegments, maxDimension: configuration.limits.maxResultDimension,
-                colorPolicy: configuration.colorPolicy, presets: presets.withLock { $0 }, onlyPresets: configuration.onlyPresets)
+                colorPolicy: configuration.colorPolicy, metadataPolicy: configuration.metadataPolicy,
+                presets: presets.withLock { $0 }, onlyPresets: configuration.onlyPresets)
             if let format = parsed.extensionFormat { options.format = .explicit(format) }
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")

@@ -2,7 +2,7 @@ public import WebImage
 
 extension ProcessingOptions {
     /// Parses option segments (`name:arg:arg`, as in the URL path) in order, starting from
-    /// `colorPolicy` (the service's `--colour`); an unknown name, a
+    /// `colorPolicy` (the service's `--colour`) and `metadataPolicy` (its `--metadata`); an unknown name, a
     /// missing or bad argument, or a size over `maxDimension` throws ``WebImage/WebImageError``
     /// code ``WebImage/WebImageError/Code/invalidProcessingOptions`` (size: `tooLarge`) naming it.
     ///
@@ -15,11 +15,12 @@ extension ProcessingOptions {
     /// ```
     public init(
         segments: [Substring], maxDimension: Int = 8192, colorPolicy: ColorPolicy = .sRGB,
-        presets: ProcessingPresets = ProcessingPresets(), onlyPresets: Bool = false
+        metadataPolicy: MetadataPolicy = .strip, presets: ProcessingPresets = ProcessingPresets(), onlyPresets: Bool = false
     ) throws {
         self.init()
         self.colorPolicy = colorPolicy
-        if presets["default"] != nil { try applyPreset("default", presets: presets, expanding: []) }
+        var metadata = MetadataURLOptions()
+        if presets["default"] != nil { try applyPreset("default", presets: presets, expanding: [], metadata: &metadata) }
         for segment in segments {
             if onlyPresets {
                 let reader = OptionArguments(segment: segment)
@@ -29,12 +30,13 @@ extension ProcessingOptions {
                     guard presets[String(name)] != nil else {
                         throw WebImageError(.invalidProcessingOptions, "unknown preset '\(name)' (only presets are accepted in URLs)")
                     }
-                    try applyPreset(String(name), presets: presets, expanding: [])
+                    try applyPreset(String(name), presets: presets, expanding: [], metadata: &metadata)
                 }
             } else {
-                try applySegment(segment, presets: presets, expanding: [])
+                try applySegment(segment, presets: presets, expanding: [], metadata: &metadata)
             }
         }
+        self.metadataPolicy = metadata.policy(default: metadataPolicy)
         try checkDimensions(maxDimension: maxDimension)
         applyDevicePixelRatio(maxDimension: maxDimension)
     }

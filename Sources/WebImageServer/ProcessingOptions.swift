@@ -89,6 +89,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `scp:1`, the default), kept with the pixels as stored (`scp:0`), or ignored (the service's
     /// `--colour ignore`). Part of ``canonicalKey`` when not sRGB.
     public var colorPolicy = ColorPolicy.sRGB
+    /// What of the source's EXIF, XMP and IPTC the output keeps: the service's `--metadata`
+    /// unless `sm`/`strip_metadata` or `kcr`/`keep_copyright` say otherwise
+    /// (``MetadataURLOptions``). Part of ``canonicalKey`` when not ``MetadataPolicy/strip``.
+    public var metadataPolicy = MetadataPolicy.strip
     /// The effects, in URL order (never rotate, flip or crop: they are the fields above).
     public var effects: [Edit] = []
 
@@ -115,6 +119,7 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let background { parts.append("bg:\([background.r, background.g, background.b, background.a].hexString)") }
         if colorPolicy != .sRGB { parts.append("cp:\(colorPolicy.rawValue)") }
         if let cacheBuster { parts.append("cb:" + cacheBuster) }
+        if metadataPolicy != .strip { parts.append("md:\(metadataPolicy.rawValue)") }
         parts += effects.map(\.key)
         return parts.joined(separator: "/")
     }

@@ -88,7 +88,8 @@ public struct ProcessingPresets: Sendable, Hashable {
         for name in definitions.keys.sorted() {
             do {
                 var options = ProcessingOptions()
-                try options.applyPreset(name, presets: self, expanding: [])
+                var metadata = MetadataURLOptions()
+                try options.applyPreset(name, presets: self, expanding: [], metadata: &metadata)
                 try options.checkDimensions(maxDimension: maxDimension)
             } catch let error as WebImageError {
                 throw WebImageError(.invalidServerConfiguration, "preset '\(name)': \(error.message)")
@@ -102,24 +103,31 @@ extension ProcessingOptions {
     static let presetOptionNames: Set<String> = ["pr", "preset"]
 
     /// Applies the preset `name`'s segments in place; `expanding` are the presets being expanded
-    /// around it (one of them again is a cycle).
-    mutating func applyPreset(_ name: String, presets: ProcessingPresets, expanding: [String]) throws {
+    /// around it (one of them again is a cycle); `sm`/`kcr` are gathered in `metadata`.
+    mutating func applyPreset(
+        _ name: String, presets: ProcessingPresets, expanding: [String], metadata: inout MetadataURLOptions
+    ) throws {
         guard let segments = presets[name] else { throw WebImageError(.invalidProcessingOptions, "unknown preset '\(name)'") }
         guard !expanding.contains(name) else {
             throw WebImageError(.invalidProcessingOptions, "preset '\(name)' names itself (\((expanding + [name]).joined(separator: " → ")))")
         }
-        for segment in segments { try applySegment(segment[...], presets: presets, expanding: expanding + [name]) }
+        for segment in segments {
+            try applySegment(segment[...], presets: presets, expanding: expanding + [name], metadata: &metadata)
+        }
     }
 
-    /// Applies one `name:arg` segment: a preset list expands, anything else is an option.
-    mutating func applySegment(_ segment: Substring, presets: ProcessingPresets, expanding: [String]) throws {
+    /// Applies one `name:arg` segment: a preset list expands, `sm`/`kcr` go to `metadata` (they
+    /// make a policy together, whatever their order), anything else is an option.
+    mutating func applySegment(
+        _ segment: Substring, presets: ProcessingPresets, expanding: [String], metadata: inout MetadataURLOptions
+    ) throws {
         var reader = OptionArguments(segment: segment)
         if Self.presetOptionNames.contains(reader.name) {
             guard !reader.arguments.isEmpty, !reader.arguments.contains(where: \.isEmpty) else { throw reader.bad("needs preset names") }
-            for name in reader.arguments { try applyPreset(String(name), presets: presets, expanding: expanding) }
+            for name in reader.arguments { try applyPreset(String(name), presets: presets, expanding: expanding, metadata: &metadata) }
             return
         }
-        try apply(&reader)
+        if try !metadata.apply(&reader) { try apply(&reader) }
         try reader.finish()
     }
 }

@@ -90,11 +90,16 @@ public struct TIFFCoder: ImageCoding {
         }
         // The pages are RGB(A): an RGB profile describes them (others are converted away first).
         let profile = image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil
-        if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try TIFFEncoder.encode(
-                pageCount: animation.frameCount, options: options, profile: profile, page: { try animation.frame(at: $0).pixels })
-        }
-        return try TIFFEncoder.encode(pageCount: 1, options: options, profile: profile, page: { _ in image.pixels })
+        let tiff =
+            if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
+                try TIFFEncoder.encode(
+                    pageCount: animation.frameCount, options: options, profile: profile, page: { try animation.frame(at: $0).pixels })
+            } else {
+                try TIFFEncoder.encode(pageCount: 1, options: options, profile: profile, page: { _ in image.pixels })
+            }
+        // Metadata goes with the first page: its tags, Exif and GPS directories, XMP and IPTC.
+        guard let metadata = ImageMetadata.toWrite(for: image, options: options) else { return tiff }
+        return Data(try TIFFFileMetadata.embedding(metadata, in: [UInt8](tiff)))
     }
 
     /// TIFF carries an RGB colour profile (the ICCProfile tag).

@@ -9,8 +9,9 @@ public import WebImage
 /// composited by `WebPAnimDecoder` frame by frame on demand (see ``Image/animation``); their
 /// `ANIM` background colour is ignored (frames start on a transparent canvas); frame durations
 /// of 10 ms or less play as 100 ms (``FrameDurationRule``), the stored milliseconds stay
-/// available (``AnimatedImageSource/storedDuration(at:)``). An `EXIF`
-/// orientation is exposed as ``Image/orientation``, not applied.
+/// available (``AnimatedImageSource/storedDuration(at:)``). An `EXIF` (else XMP `tiff:Orientation`)
+/// orientation is exposed as ``Image/orientation``, not applied; the `EXIF` and `XMP ` chunks are
+/// read (``readMetadata(_:)``) and written as ``ImageEncodingOptions/metadataPolicy`` says.
 ///
 /// Encoding writes lossy WebP at ``ImageEncodingOptions/quality``, or lossless WebP (keeping the
 /// colour of transparent pixels) when ``ImageEncodingOptions/lossless`` is set, and animated
@@ -85,8 +86,12 @@ public struct WebPCoder: ImageCoding, ImageProgressiveDecoding {
             } else {
                 try WebPStillEncoder.encode(image.pixels, options: options)
             }
-        guard let profile = image.colorProfile, profile.colorSpace == .rgb else { return webp }
-        return try WebPMetadataChunks.embedding(profile, in: webp)
+        var written = webp
+        if let profile = image.colorProfile, profile.colorSpace == .rgb {
+            written = try WebPMetadataChunks.embedding(profile, in: written)
+        }
+        guard let metadata = ImageMetadata.toWrite(for: image, options: options) else { return written }
+        return try WebPMetadataChunks.embedding(metadata, in: written)
     }
 
     /// WebP carries an RGB colour profile (`ICCP`).

@@ -11,10 +11,22 @@ enum WebPMetadataChunks {
     /// The VP8X feature flag that announces an `ICCP` chunk.
     static let iccFlag: UInt8 = 0x20
 
-    /// The orientation stored in `bytes` (a whole WebP file), or `.up` when there is none or the
-    /// chunk is malformed.
+    /// The VP8X feature flag that announces an `XMP ` chunk.
+    static let xmpFlag: UInt8 = 0x04
+
+    /// The orientation stored in `bytes` (a whole WebP file): the `EXIF` chunk's, else the `XMP `
+    /// chunk's `tiff:Orientation`; `.up` when neither states one.
     static func orientation(in bytes: UnsafeRawBufferPointer) -> ImageOrientation {
-        chunk("EXIF", flag: exifFlag, in: bytes).flatMap { ExifOrientationReader.orientation(inTIFF: $0) } ?? .up
+        chunk("EXIF", flag: exifFlag, in: bytes).flatMap { ExifOrientationReader.orientation(inTIFF: $0) }
+            ?? chunk("XMP ", flag: xmpFlag, in: bytes).flatMap { XMPPacket.orientation(in: $0) } ?? .up
+    }
+
+    /// The `EXIF` and `XMP ` chunks of `bytes` (a whole WebP file); nil when it has neither.
+    static func metadata(in bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
+        let metadata = ImageMetadata(
+            exif: chunk("EXIF", flag: exifFlag, in: bytes).map { Data($0) },
+            xmp: chunk("XMP ", flag: xmpFlag, in: bytes).map { Data($0) })
+        return metadata.isEmpty ? nil : metadata
     }
 
     /// The RGB ICC profile of the `ICCP` chunk in `bytes`, or nil when there is none, it is not
@@ -78,21 +90,35 @@ extension WebPMetadataChunks {
     /// `webp` (a whole file) with `profile` as its `ICCP` chunk, through libwebpmux (which writes
     /// the `VP8X` header and its flag); `encodingFailed` when the mux refuses the file.
     static func embedding(_ profile: ColorProfile, in webp: Data) throws -> Data {
+        try embedding([("ICCP", profile.data)], in: webp, what: "the colour profile")
+    }
+
+    /// `webp` with `metadata`'s EXIF and XMP as its `EXIF` and `XMP ` chunks (WebP has no IPTC).
+    static func embedding(_ metadata: ImageMetadata, in webp: Data) throws -> Data {
+        let chunks = [("EXIF", metadata.exif), ("XMP ", metadata.xmp)].compactMap { name, data in data.map { (name, $0) } }
+        return chunks.isEmpty ? webp : try embedding(chunks, in: webp, what: "metadata")
+    }
+
+    private static func embedding(_ chunks: [(String, Data)], in webp: Data, what: String) throws -> Data {
         try webp.withUnsafeBytes { file in
-            try profile.data.withUnsafeBytes { icc in
-                var input = WebPData(bytes: file.baseAddress?.assumingMemoryBound(to: UInt8.self), size: file.count)
-                guard let mux = WebPMuxCreate(&input, 1) else {
-                    throw WebImageError(.encodingFailed, "WebP: libwebpmux cannot read the encoded file to add its colour profile")
-                }
-                defer { WebPMuxDelete(mux) }
-                var chunk = WebPData(bytes: icc.baseAddress?.assumingMemoryBound(to: UInt8.self), size: icc.count)
-                var output = WebPData()
-                defer { WebPDataClear(&output) }
-                guard WebPMuxSetChunk(mux, "ICCP", &chunk, 1) == WEBP_MUX_OK, WebPMuxAssemble(mux, &output) == WEBP_MUX_OK,
-                    let bytes = output.bytes
-                else { throw WebImageError(.encodingFailed, "WebP: libwebpmux cannot add the colour profile") }
-                return Data(bytes: bytes, count: output.size)
+            var input = WebPData(bytes: file.baseAddress?.assumingMemoryBound(to: UInt8.self), size: file.count)
+            guard let mux = WebPMuxCreate(&input, 1) else {
+                throw WebImageError(.encodingFailed, "WebP: libwebpmux cannot read the encoded file to add \(what)")
             }
+            defer { WebPMuxDelete(mux) }
+            for (fourCC, payload) in chunks {
+                let status = payload.withUnsafeBytes { raw in
+                    var chunk = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
+                    return WebPMuxSetChunk(mux, fourCC, &chunk, 1)
+                }
+                guard status == WEBP_MUX_OK else { throw WebImageError(.encodingFailed, "WebP: libwebpmux cannot add \(what)") }
+            }
+            var output = WebPData()
+            defer { WebPDataClear(&output) }
+            guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else {
+                throw WebImageError(.encodingFailed, "WebP: libwebpmux cannot add \(what)")
+            }
+            return Data(bytes: bytes, count: output.size)
         }
     }
 }

@@ -115,6 +115,12 @@ struct TransformOptions: ParsableArguments {
             valueName: "srgb|keep|ignore"))
     var colour: ColourArgument = .srgb
 
+    @Option(
+        help: ArgumentHelp(
+            "The source's EXIF, XMP and IPTC in re-encoded outputs: strip (default), copyright (copyright and artist only), keep (all but the GPS position), keep-all. Written in JPEG, PNG, WebP, TIFF, AVIF and HEIC; orientation written as 1, dimensions as written.",
+            valueName: "strip|copyright|keep|keep-all"))
+    var metadata: MetadataArgument = .strip
+
     @OptionGroup(title: "Transforms (applied in the order given, --resize included)")
     var edits: EditOptions
 
@@ -146,6 +152,7 @@ struct TransformOptions: ParsableArguments {
         if let thumbnailSide { options.thumbnailPixelSize = PixelSize(width: thumbnailSide, height: thumbnailSide) }
         options.draft = draftsThumbnail
         options.colorPolicy = colour.policy
+        options.metadataPolicy = metadata.policy
         if let maxPixels { options.maxPixelCount = maxPixels }
         return options
     }
@@ -181,7 +188,9 @@ struct TransformOptions: ParsableArguments {
         }
     }
 
-    var encodingOptions: ImageEncodingOptions { ImageEncodingOptions(quality: Double(quality ?? 90) / 100) }
+    var encodingOptions: ImageEncodingOptions {
+        ImageEncodingOptions(quality: Double(quality ?? 90) / 100, metadataPolicy: metadata.policy)
+    }
 
     /// `--format-quality`'s table (empty without it); a bad value is a usage error.
     func formatQualities() throws -> [ImageFormat: Int] {
@@ -210,4 +219,12 @@ enum ColourArgument: String, ExpressibleByArgument, CaseIterable {
     case srgb, keep, ignore
 
     var policy: ColorPolicy { ColorPolicy(rawValue: rawValue) ?? .sRGB }
+}
+
+/// `--metadata strip|copyright|keep|keep-all`.
+enum MetadataArgument: String, ExpressibleByArgument, CaseIterable {
+    case strip, copyright, keep
+    case keepAll = "keep-all"
+
+    var policy: MetadataPolicy { MetadataPolicy(rawValue: rawValue) ?? .strip }
 }

@@ -100,7 +100,7 @@ struct FetchCommand: AsyncParsableCommand {
         FetchSettings(
             refresh: refresh, cacheOnly: cacheOnly, retryFailed: retryFailed, noCache: noCache,
             thumbnail: transform.thumbnailSide, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
-            colorPolicy: transform.colour.policy,
+            colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy,
             transformer: transform.transformer, format: format?.format,
             encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, preset: try? presets.rendering(transform: transform))
     }

@@ -14,6 +14,8 @@ struct FetchSettings: Sendable {
     var maxPixels: Int?
     /// What happens to an embedded colour profile (`--colour`).
     var colorPolicy = ColorPolicy.sRGB
+    /// What of the source's metadata re-encoded outputs keep (`--metadata`).
+    var metadataPolicy = MetadataPolicy.strip
     var transformer: (any ImageTransforming)?
     var format: ImageFormat?
     var encoding = ImageEncodingOptions()
@@ -47,6 +49,7 @@ struct FetchSettings: Sendable {
         }
         request.decoding.maxPixelCount = maxPixels
         request.decoding.colorPolicy = colorPolicy
+        request.decoding.metadataPolicy = metadataPolicy
         request.transformer = transformer
         if keepsOriginalBytes { request.options.insert(.queryMemoryData) }
         // The process may exit right after the last response: stores must be on disk by then.

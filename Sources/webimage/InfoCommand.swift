@@ -101,6 +101,7 @@ extension ImageInfo {
             "orientation:  \(orientation)",
             "alpha:        \(hasAlpha ? "yes" : "no")",
             "colour:       \(colorProfile?.text ?? "sRGB (no profile)")",
+            "metadata:     \(metadata?.text ?? "none")",
             "file size:    \(fileSize) bytes",
             "memory cost:  \(memoryCost) bytes decoded",
         ]

@@ -52,8 +52,8 @@ struct PresetOptions: ParsableArguments {
     }
 
     /// The rendering `--preset NAME…` asks for (nil without one), with `transform`'s `--quality`
-    /// (default 80, as serve's), `--format-quality`, `--max-pixels` and `--colour` as serve's
-    /// settings, and `--dpr` as a `dpr:` after the presets.
+    /// (default 80, as serve's), `--format-quality`, `--max-pixels`, `--colour` and `--metadata` as
+    /// serve's settings, and `--dpr` as a `dpr:` after the presets.
     func rendering(transform: TransformOptions) throws -> PresetRendering? {
         guard !names.isEmpty else { return nil }
         var limits = ImageServerLimits()
@@ -63,7 +63,7 @@ struct PresetOptions: ParsableArguments {
             options = try ProcessingOptions(
                 segments: ["pr:" + names.joined(separator: ":")] + (transform.dpr.map { ["dpr:\($0)"] } ?? []),
                 maxDimension: limits.maxResultDimension,
-                colorPolicy: transform.colour.policy, presets: try presets())
+                colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy, presets: try presets())
         } catch let error as WebImageError {
             throw ValidationError("--preset: \(error.message)")
         }

@@ -36,6 +36,7 @@ extension Image {
         guard let animation, animation.frameCount > 1 else { return self }
         return Image(
             pixels: pixels, scale: scale, orientation: orientation, format: format,
-            animation: RecyclingFrames(animation), hasAlpha: hasAlpha, originalPixelSize: originalPixelSize)
+            animation: RecyclingFrames(animation), hasAlpha: hasAlpha, originalPixelSize: originalPixelSize,
+            colorProfile: colorProfile, metadata: metadata)
     }
 }

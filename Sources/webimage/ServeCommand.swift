@@ -83,6 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
             "A source's colour profile unless the URL says (scp:1/scp:0): srgb converts and strips it (default), keep leaves the pixels and writes it where the format carries one, ignore drops it.",
             valueName: "srgb|keep|ignore"))
     var colour: ColourArgument?
+    @Option(
+        help: ArgumentHelp(
+            "A source's EXIF, XMP and IPTC unless the URL says (sm, kcr): strip (default), copyright, keep (no GPS), keep-all.",
+            valueName: "strip|copyright|keep|keep-all"))
+    var metadata: MetadataArgument?
     @Flag(help: "Never answer AVIF to f:auto (WebP only).")
     var noAvif = false
     @Flag(help: "No access log lines.")

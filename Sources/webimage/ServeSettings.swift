@@ -197,6 +197,14 @@ struct ServeSettings {
             guard configuration.fallbackImage != nil else { throw Self.bad("--fallback-image \(fallback) is not a URL") }
             try configuration.checkFallbackImage(coders: .standard())
         }
+        if let metadata = command.metadata {
+            configuration.metadataPolicy = metadata.policy
+        } else if let text = env("METADATA") {
+            guard let metadata = MetadataArgument(rawValue: text) else {
+                throw Self.bad("WEBIMAGE_METADATA=\(text) is not strip, copyright, keep or keep-all (--metadata)")
+            }
+            configuration.metadataPolicy = metadata.policy
+        }
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")

@@ -41,16 +41,15 @@ enum KnownDeviations {
             + "irot/imir transforms (none here), which browsers and WebImage follow"
     ]
 
-    /// PNGs whose manifest orientation does not come from an `eXIf` chunk.
+    /// PNGs whose manifest orientation comes from neither an `eXIf` chunk nor XMP.
     static let pngOrientationNotCompared: [String: String] = [
         "pillow/exif_imagemagick_orientation.png":
             "ImageMagick's EXIF in a `Raw profile type exif` text chunk (hex in zTXt), which Pillow reads; "
-            + "WebImage reads the standard eXIf chunk only and never inflates text chunks",
-        "pillow/xmp_tags_orientation.png": "Pillow takes orientation 3 from the XMP packet's tiff:Orientation (not read yet)",
+            + "WebImage reads the standard eXIf chunk (else XMP's tiff:Orientation) and never inflates text chunks"
     ]
 
     /// The orientation the suite expects of `entry`, or nil when it is not compared: the EXIF tag
-    /// of JPEGs and TIFFs, the `eXIf` chunk of PNGs, the `irot`/`imir` transforms of AVIFs (Pillow
+    /// of JPEGs and TIFFs (else XMP's), the `eXIf` chunk of PNGs (else XMP's), the `irot`/`imir` transforms of AVIFs (Pillow
     /// reports them as an EXIF orientation without rotating the pixels, as WebImage does).
     static func expectedOrientation(_ entry: CorpusManifest.Entry) -> Int? {
         guard let orientation = entry.exif_orientation, (1...8).contains(orientation) else { return nil }

@@ -98,4 +98,18 @@ import WebImageCodecs
         #expect(FuzzTarget.icc.run(Data(described)) == .rejected(.badImageData))
     }
 
+    @Test("metadata: bytes that are no EXIF, XMP or IPTC are rejected; damaged seeds never break a contract")
+    func metadataTarget() throws {
+        #expect(FuzzTarget.metadata.run(Data("plain words".utf8)) == .rejected(.badImageData))
+        for seed in try FuzzTarget.metadata.seeds() {
+            var bytes = [UInt8](seed.data)
+            // Every byte in turn set to 0xFF, one at a time: offsets, counts and types out of range.
+            for index in stride(from: 0, to: bytes.count, by: 7) {
+                let saved = bytes[index]
+                bytes[index] = 0xFF
+                #expect(!FuzzTarget.metadata.run(Data(bytes)).isViolation, "\(seed.name) with byte \(index) at 0xFF")
+                bytes[index] = saved
+            }
+        }
+    }
 }

@@ -117,6 +117,6 @@ extension Image {
         return Image(
             pixels: pixels, scale: scale, orientation: orientation, format: format,
             animation: PooledAnimation(animation, pool: pool), hasAlpha: hasAlpha,
-            originalPixelSize: originalPixelSize, colorProfile: colorProfile)
+            originalPixelSize: originalPixelSize, colorProfile: colorProfile, metadata: metadata)
     }
 }

@@ -69,6 +69,13 @@ public enum CacheKeys {
         policy == .sRGB ? key : transformed(key, transformerKey: "Color(\(policy.rawValue))")
     }
 
+    /// The key of a decode under a metadata policy other than ``MetadataPolicy/strip``:
+    /// `-Metadata(copyright)`, `-Metadata(keep)` or `-Metadata(keep-all)` before the extension, so
+    /// an image with its metadata and one without never share an entry.
+    public static func metadataPolicy(_ key: String, _ policy: MetadataPolicy) -> String {
+        policy == .strip ? key : transformed(key, transformerKey: "Metadata(\(policy.rawValue))")
+    }
+
     /// Throws ``WebImageError/Code/invalidCacheKey`` for the empty string, which is not a key:
     /// every cache refuses to store under it.
     ///

@@ -78,7 +78,7 @@ extension ImageCodersManager {
             }
             return Image(
                 pixels: image.pixels.oriented(orientation), scale: image.scale, orientation: .up, format: image.format,
-                animation: animation, hasAlpha: image.hasAlpha, colorProfile: image.colorProfile)
+                animation: animation, hasAlpha: image.hasAlpha, colorProfile: image.colorProfile, metadata: image.metadata)
         }
 
         /// The image (and every frame) resampled to `size`.
@@ -89,7 +89,7 @@ extension ImageCodersManager {
             return Image(
                 pixels: Resampler.resample(image.pixels, to: size), scale: image.scale, orientation: image.orientation,
                 format: image.format, animation: animation, hasAlpha: image.hasAlpha,
-                originalPixelSize: image.originalPixelSize, colorProfile: image.colorProfile)
+                originalPixelSize: image.originalPixelSize, colorProfile: image.colorProfile, metadata: image.metadata)
         }
     }
 }

@@ -18,7 +18,9 @@ extension ImageCodersManager: ImageHeaderReading {
                 recognised = recognised ?? coder
                 continue
             }
-            return try reader.readHeader(data)
+            var header = try reader.readHeader(data)
+            if header.metadata == nil { header.metadata = (coder as? any ImageMetadataReading)?.readMetadata(data) }
+            return header
         }
         if let recognised {
             throw WebImageError(.unsupportedFormat, "the \(recognised.name) coder does not read headers")

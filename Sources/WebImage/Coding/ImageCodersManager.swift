@@ -71,10 +71,12 @@ public final class ImageCodersManager: ImageCoding {
     public func decode(_ data: Data, options: ImageDecodingOptions, using coder: (any ImageDecoding)?) throws
         -> Image
     {
-        if let coder { return try finish(coder.decodeWrappingErrors(data, options: options), options: options) }
+        if let coder {
+            return try finish(coder.decodeWrappingErrors(data, options: options), options: options, metadata: coder, data)
+        }
         guard !data.isEmpty else { throw WebImageError.badData("no image data (0 bytes)") }
         for coder in coders.reversed() where coder.canDecode(data) {
-            return try finish(coder.decodeWrappingErrors(data, options: options), options: options)
+            return try finish(coder.decodeWrappingErrors(data, options: options), options: options, metadata: coder, data)
         }
         let format = ImageFormat.detect(in: data)
         if format == .undefined {
@@ -83,9 +85,19 @@ public final class ImageCodersManager: ImageCoding {
         throw WebImageError(.unsupportedFormat, "no coder registered for \(format)")
     }
 
-    /// A decoded image as the options ask: its colour profile applied or dropped, its animation pooled.
-    private func finish(_ image: Image, options: ImageDecodingOptions) throws -> Image {
-        try applyingColorPolicy(image, options: options).pooled(in: framePool)
+    /// A decoded image as the options ask: its colour profile applied or dropped, its metadata
+    /// read from `data` by `coder` (when it is an ``ImageMetadataReading``) and cut down to
+    /// ``ImageDecodingOptions/metadataPolicy``, its animation pooled.
+    private func finish(_ image: Image, options: ImageDecodingOptions, metadata coder: any ImageDecoding, _ data: Data) throws
+        -> Image
+    {
+        let converted = try applyingColorPolicy(image, options: options)
+        var metadata: ImageMetadata?
+        if options.metadataPolicy != .strip {
+            metadata = (coder as? any ImageMetadataReading)?.readMetadata(data)?.applying(options.metadataPolicy)
+        }
+        let withMetadata = converted.metadata == metadata ? converted : converted.replacingMetadata(metadata)
+        return withMetadata.pooled(in: framePool)
     }
 
     /// `image` with its colour profile converted to sRGB, kept or dropped, as
@@ -114,7 +126,7 @@ public final class ImageCodersManager: ImageCoding {
         var written = image
         if let profile = image.colorProfile, !chosen.writesColorProfile(profile, in: format) {
             // A format that cannot say what its pixels mean gets them in sRGB, as every reader assumes.
-            written = try colorConverter?.convertToSRGB(image) ?? image.droppingColorProfile()
+            written = try colorConverter?.convertToSRGB(image).replacingMetadata(image.metadata) ?? image.droppingColorProfile()
         }
         return try ImageCodersManager.Encoding.encode(written, as: format, options: options, with: chosen)
     }

@@ -61,6 +61,10 @@ public struct ImageDecodingOptions: Hashable, Sendable {
     /// ``Image/colorProfile`` with the pixels untouched, or ignored. Applied by
     /// ``ImageCodersManager`` with its ``ImageCodersManager/colorConverter``.
     public var colorPolicy: ColorPolicy = .sRGB
+    /// What of the source's EXIF, XMP and IPTC metadata ``Image/metadata`` keeps: nothing (the
+    /// default, ``MetadataPolicy/strip``: nothing is read), or what the policy keeps. Read by
+    /// ``ImageCodersManager`` from coders that adopt ``ImageMetadataReading``.
+    public var metadataPolicy: MetadataPolicy = .strip
 
     /// SDWebImage's default scale-down limit: 60 MB of decoded pixels.
     public static let defaultScaleDownLimitBytes = 60 * 1024 * 1024

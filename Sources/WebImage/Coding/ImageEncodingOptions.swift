@@ -34,7 +34,12 @@ public struct ImageEncodingOptions: Hashable, Sendable {
     /// 0 `placebo` … 10 `ultrafast`). `nil`: the codec's default (AVIF 6, as `avifenc`; HEIC
     /// libheif's `slow`). Values outside 0…10 are clamped.
     public var speed: Int?
+    /// What of ``Image/metadata`` is written, in the formats that carry metadata (JPEG, PNG,
+    /// WebP, TIFF, AVIF, HEIC): nothing by default (``MetadataPolicy/strip``). What is written
+    /// states the written orientation and pixel size (``ImageMetadata/toWrite(for:options:)``).
+    public var metadataPolicy: MetadataPolicy = .strip
 
+    /// Options with these values; every one has a default.
     public init(
         quality: Double = 0.9,
         compressionLevel: Int? = nil,
@@ -44,7 +49,8 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         firstFrameOnly: Bool = false,
         backgroundColor: RGBA8 = .white,
         progressive: Bool = false,
-        speed: Int? = nil
+        speed: Int? = nil,
+        metadataPolicy: MetadataPolicy = .strip
     ) {
         self.quality = quality
         self.compressionLevel = compressionLevel
@@ -55,6 +61,7 @@ public struct ImageEncodingOptions: Hashable, Sendable {
         self.backgroundColor = backgroundColor
         self.progressive = progressive
         self.speed = speed
+        self.metadataPolicy = metadataPolicy
     }
 
     /// ``quality`` clamped to 0…1 and mapped to a codec's 0…100 scale.

@@ -35,11 +35,16 @@ public struct ImageHeader: Hashable, Sendable {
     /// JPEG the CMYK profile its inks are converted through); nil for none or for a format that
     /// carries none (GIF, SVG).
     public var colorProfile: ColorProfile?
+    /// The EXIF, XMP and IPTC metadata the file carries, unfiltered; filled in by
+    /// ``ImageCodersManager/readHeader(_:)`` from coders that adopt ``ImageMetadataReading``.
+    public var metadata: ImageMetadata?
 
+    /// A header of these properties.
     public init(
         format: ImageFormat, pixelSize: PixelSize, frameCount: Int = 1, loopCount: Int? = nil,
         frameDurations: [Double]? = nil, storedFrameDurations: [Double]? = nil, hasAlpha: Bool? = nil,
-        orientation: ImageOrientation? = nil, colorProfile: ColorProfile? = nil
+        orientation: ImageOrientation? = nil, colorProfile: ColorProfile? = nil,
+        metadata: ImageMetadata? = nil
     ) {
         self.format = format
         self.pixelSize = pixelSize
@@ -50,6 +55,7 @@ public struct ImageHeader: Hashable, Sendable {
         self.hasAlpha = hasAlpha
         self.orientation = orientation
         self.colorProfile = colorProfile
+        self.metadata = metadata
     }
 
     /// Whether the image has more than one frame.

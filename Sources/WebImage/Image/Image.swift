@@ -26,7 +26,12 @@ public final class Image: Sendable {
     /// The colour profile the pixels are in; nil for sRGB (or unknown, taken as sRGB). Decoding
     /// converts to sRGB and drops it unless told to keep it (``ImageDecodingOptions/colorPolicy``).
     public let colorProfile: ColorProfile?
+    /// The source's EXIF, XMP and IPTC metadata, as ``ImageDecodingOptions/metadataPolicy`` kept
+    /// it (nil by default: ``MetadataPolicy/strip``); carried through transforms and written by
+    /// encoders as ``ImageEncodingOptions/metadataPolicy`` says.
+    public let metadata: ImageMetadata?
 
+    /// An image of these pixels and properties.
     public init(
         pixels: PixelBuffer,
         scale: Double = 1,
@@ -35,7 +40,8 @@ public final class Image: Sendable {
         animation: (any AnimatedImageSource)? = nil,
         hasAlpha: Bool? = nil,
         originalPixelSize: PixelSize? = nil,
-        colorProfile: ColorProfile? = nil
+        colorProfile: ColorProfile? = nil,
+        metadata: ImageMetadata? = nil
     ) {
         self.pixels = pixels
         self.scale = scale > 0 ? scale : 1
@@ -45,6 +51,7 @@ public final class Image: Sendable {
         self.hasAlpha = hasAlpha ?? !pixels.isOpaque
         self.originalPixelSize = originalPixelSize ?? pixels.size
         self.colorProfile = colorProfile
+        self.metadata = metadata
     }
 
     /// The size of the pixel data.
@@ -78,6 +85,13 @@ extension Image {
         guard colorProfile != nil else { return self }
         return Image(
             pixels: pixels, scale: scale, orientation: orientation, format: format, animation: animation, hasAlpha: hasAlpha,
-            originalPixelSize: originalPixelSize)
+            originalPixelSize: originalPixelSize, metadata: metadata)
+    }
+
+    /// The same image with `metadata` instead of its own.
+    public func replacingMetadata(_ metadata: ImageMetadata?) -> Image {
+        Image(
+            pixels: pixels, scale: scale, orientation: orientation, format: format, animation: animation, hasAlpha: hasAlpha,
+            originalPixelSize: originalPixelSize, colorProfile: colorProfile, metadata: metadata)
     }
 }

@@ -65,7 +65,10 @@ extension ImageManager {
         guard onDisk, storeType.includesDisk else { return }
         let serializer = plan.request.caching.serializer
         let coders = configuration.coders
-        let encodeOptions = plan.request.caching.encodeOptions
+        var options = plan.request.caching.encodeOptions
+        // The entry's key says which metadata the image keeps; its bytes must keep the same.
+        options.metadataPolicy = plan.request.decoding.metadataPolicy
+        let encodeOptions = options
         let work: @Sendable () async -> Void = { [self] in
             do {
                 try await timed(.store, plan, key: plan.key) {

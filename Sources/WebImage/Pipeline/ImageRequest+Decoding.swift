@@ -40,6 +40,10 @@ extension ImageRequest {
         /// converted to sRGB by default; `.keep` and `.ignore` are part of the cache key
         /// (`-Color(keep)`, `-Color(ignore)`).
         public var colorPolicy: ColorPolicy = .sRGB
+        /// What of the source's EXIF, XMP and IPTC metadata the image keeps
+        /// (``ImageDecodingOptions/metadataPolicy``): nothing by default; any other policy is part
+        /// of the cache key (`-Metadata(keep)`, …) and is written with derived images stored on disk.
+        public var metadataPolicy: MetadataPolicy = .strip
         /// Refuse sources with more pixels than this with ``WebImageError/Code/tooLarge``, from the
         /// header before any pixel memory is allocated; `nil`: the manager's
         /// ``ImageManager/Configuration/maxPixelCount``.

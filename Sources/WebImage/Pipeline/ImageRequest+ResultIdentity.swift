@@ -52,7 +52,7 @@ extension ImageRequest {
         var encodeOptions: ImageEncodingOptions
 
         /// The key of the final image: the original key, then `-Thumbnail({w,h},aspect)`, then
-        /// `-Draft`, `-Premultiplied`, `-Color(…)`, `-FirstFrame`, then `-<transformer key>` (each before the
+        /// `-Draft`, `-Premultiplied`, `-Color(…)`, `-Metadata(…)`, `-FirstFrame`, then `-<transformer key>` (each before the
         /// path extension, each only when it applies).
         var cacheKey: String {
             var key = source.originalKey
@@ -63,6 +63,7 @@ extension ImageRequest {
             if decoding.draft { key = CacheKeys.drafted(key) }
             if decoding.alphaMode == .premultiplied { key = CacheKeys.premultiplied(key) }
             key = CacheKeys.colorPolicy(key, decoding.colorPolicy)
+            key = CacheKeys.metadataPolicy(key, decoding.metadataPolicy)
             if decoding.firstFrameOnly { key = CacheKeys.firstFrame(key) }
             if let transformerKey { key = CacheKeys.transformed(key, transformerKey: transformerKey) }
             return key

@@ -74,6 +74,7 @@ public struct ImageRequest: Sendable {
         options.draft = decoding.draft && decoding.thumbnailPixelSize != nil
         options.alphaMode = decoding.alphaMode
         options.colorPolicy = decoding.colorPolicy
+        options.metadataPolicy = decoding.metadataPolicy
         if let limit = decoding.maxPixelCount { options.maxPixelCount = limit }
         if let limit = decoding.maxAnimationPixelCount { options.maxAnimationPixelCount = limit }
         if self.options.contains(.scaleDownLargeImages) {

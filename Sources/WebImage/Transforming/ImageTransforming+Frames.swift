@@ -11,7 +11,7 @@ extension ImageTransforming {
         return Image(
             pixels: try body(image.pixels), scale: image.scale, orientation: orientation, format: image.format,
             animation: animation, hasAlpha: hasAlpha, originalPixelSize: image.originalPixelSize,
-            colorProfile: image.colorProfile)
+            colorProfile: image.colorProfile, metadata: image.metadata)
     }
 
     /// Applies `body` to every frame made upright (the image's orientation applied to the pixels

@@ -23,7 +23,7 @@ extension ImageTransforming {
         return Image(
             pixels: try body(image.pixels), scale: image.scale, orientation: image.orientation, format: image.format,
             animation: animation, hasAlpha: image.hasAlpha, originalPixelSize: image.originalPixelSize,
-            colorProfile: image.colorProfile)
+            colorProfile: image.colorProfile, metadata: image.metadata)
     }
 }
 

@@ -14,7 +14,7 @@
     X(avifDecoderNthImageTiming) X(avifDecoderNearestKeyframe) X(avifImageCreate) X(avifImageDestroy)          \
     X(avifImageRGBToYUV) X(avifImageYUVToRGB) X(avifRGBImageSetDefaults) X(avifEncoderCreate)                  \
     X(avifEncoderDestroy) X(avifEncoderAddImage) X(avifEncoderFinish) X(avifRWDataFree)                        \
-    X(avifImageSetProfileICC)
+    X(avifImageSetProfileICC) X(avifImageSetMetadataExif) X(avifImageSetMetadataXMP)
 
 /* libavif's functions. */
 typedef struct webimage_avif_api {

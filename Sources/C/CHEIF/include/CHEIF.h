@@ -23,7 +23,10 @@
     X(heif_image_handle_get_list_of_thumbnail_IDs) X(heif_image_handle_get_thumbnail)                           \
     X(heif_image_handle_release) X(heif_image_handle_get_color_profile_type)                                   \
     X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_raw_color_profile)                 \
-    X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free)
+    X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free)                                 \
+    X(heif_image_handle_get_list_of_metadata_block_IDs) X(heif_image_handle_get_metadata_type)                   \
+    X(heif_image_handle_get_metadata_content_type) X(heif_image_handle_get_metadata_size)                       \
+    X(heif_image_handle_get_metadata) X(heif_context_add_exif_metadata) X(heif_context_add_XMP_metadata)
 
 /* libheif's functions. */
 typedef struct webimage_heif_api {
