@@ -8,16 +8,17 @@ import WebImage
 extension HTTPImageLoader {
     /// Sends the request (after credentials, cookies and the request modifier), following
     /// redirects hop by hop, checks the final response head, streams the body into the
-    /// download's buffer with throttled progress, and returns the decrypted body; all of it
-    /// within the total timeout.
+    /// download's buffer with throttled progress, and returns the decrypted body; the attempt
+    /// again when the retry strategy says so; all of it within the total timeout.
     func transfer(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
         let limit = request.totalTimeout ?? configuration.totalTimeout
+        let deadline = limit < Self.unboundedDeadline ? ContinuousClock.now + limit : nil
         return try await withTotalTimeout(limit, url: request.url) {
-            try await self.transferWithinDeadline(download: id, request: request)
+            try await self.attempts(download: id, request: request, deadline: deadline)
         }
     }
 
-    private func transferWithinDeadline(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
+    func transferWithinDeadline(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
         let clock = ContinuousClock()
         let start = clock.now
         // Nothing, not even the request modifier, sees a URL AsyncHTTPClient cannot take safely.

@@ -89,6 +89,15 @@ public final class HTTPImageLoader: ImageLoading {
     /// Transfers running now (those being stopped included).
     public var runningDownloadCount: Int { state.withLock { $0.machine.runningCount } }
 
+    /// How many callers wait on a download of `url` (every download of it: plain, revalidating,
+    /// lenient), queued or running.
+    public func callerCount(for url: URL) -> Int {
+        let key = url.absoluteString
+        return state.withLock { state in
+            state.machine.downloads.values.reduce(0) { $0 + ($1.key.url == key ? $1.subscribers.count : 0) }
+        }
+    }
+
     /// Downloads waiting for a slot.
     public var queuedDownloadCount: Int { state.withLock { $0.machine.queue.count } }
 

@@ -43,6 +43,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var timeout: TimeoutOption
 
+    @OptionGroup var retries: RetriesOption
+
     @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
     var json = false
 
@@ -67,7 +69,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let session = try await CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional,
+            global: global, concurrency: concurrency, timeout: timeout.duration, retries: retries.retries, cache: noCache ? .none : .optional,
             redis: redis.tier)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))

@@ -66,6 +66,8 @@ extension ImageManager {
                     switch event {
                     case .response:
                         break
+                    case .retrying(let retry):
+                        recordRetry(retry, plan)
                     case .progress(var progress):
                         let partial = progress.partialData
                         progress.partialData = nil

@@ -21,22 +21,31 @@ extension ImageManager {
             record(stage, plan, key: key, duration: ContinuousClock.now - start, succeeded: true, hit: hit(value))
             return value
         } catch {
-            record(stage, plan, key: key, duration: ContinuousClock.now - start, succeeded: false, hit: false)
+            record(stage, plan, key: key, duration: ContinuousClock.now - start, succeeded: false, hit: false, error: error)
             throw error
         }
+    }
+
+    /// Reports a download attempt that the loader retries: a ``ImageManager/Event/Stage/retry``
+    /// event whose duration is the wait, and the retries counter.
+    func recordRetry(_ retry: ImageLoad.Retry, _ plan: RequestPlan) {
+        metrics.retries.increment()
+        record(.retry, plan, key: plan.originalKey, duration: retry.delay, succeeded: false, hit: false,
+            attempt: retry.attempt, error: retry.error)
     }
 
     /// Reports a finished stage: an event for subscribers, a timer sample, a trace log line.
     private func record(
         _ stage: ImageManager.Event.Stage, _ plan: RequestPlan, key: String, duration: Duration, succeeded: Bool,
-        hit: Bool
+        hit: Bool, attempt: Int? = nil, error: (any Error)? = nil
     ) {
         let (seconds, attoseconds) = duration.components
         metrics.stageTimers[stage]?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if broadcaster.hasSubscribers {
             broadcaster.send(
                 ImageManager.Event(
-                    stage: stage, url: plan.url, key: key, duration: duration, succeeded: succeeded, hit: hit))
+                    stage: stage, url: plan.url, key: key, duration: duration, succeeded: succeeded, hit: hit,
+                    attempt: attempt, error: error))
         }
         logger.trace("\(stage.rawValue) \(key) \(succeeded ? "ok" : "failed") in \(duration)")
     }

@@ -58,6 +58,7 @@ struct RequestPlan: Sendable {
         load.requestModifier = request.loading.requestModifier
         load.responseModifier = request.loading.responseModifier
         load.decryptor = request.loading.decryptor
+        load.retryStrategy = request.loading.retryStrategy
         load.revalidation = revalidation
         load.allowsInvalidCertificates = options.contains(.allowInvalidSSLCertificates)
         load.handlesCookies = options.contains(.handleCookies)
