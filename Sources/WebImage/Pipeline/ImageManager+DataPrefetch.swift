@@ -9,6 +9,7 @@ extension ImageManager {
     /// is returned. The failed-URL list, `retryFailed`, `fromCacheOnly`, `fromLoaderOnly`, the
     /// should-download hook and the request's loader hooks apply as for ``image(for:)-(ImageRequest)``.
     func prefetchOriginalBytes(for request: ImageRequest) async throws -> ImageCacheType {
+        guard !isInvalidated else { throw Self.invalidatedError }
         let request = prepare(request)
         metrics.requests.increment()
         guard let url = request.url else { throw WebImageError(.invalidURL, "the request has no valid URL") }

@@ -116,7 +116,7 @@ extension ImageManager {
         }
         let (job, id): (SharedJob<FetchedImage>, Int)
         if plan.request.hasCustomComponents {
-            (job, id) = JobRegistry<FetchJobKey, FetchedImage>.solo(priority: final.priority, sink: sink, body: body)
+            (job, id) = fetches.solo(priority: final.priority, sink: sink, body: body)
         } else {
             (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
         }

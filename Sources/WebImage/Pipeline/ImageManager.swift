@@ -1,5 +1,6 @@
 public import Foundation
 import Logging
+import Synchronization
 
 /// One call from a URL to an image: cache query, download, decode, transform, store
 /// (SDWebImage's `SDWebImageManager`).
@@ -25,6 +26,8 @@ public final class ImageManager: Sendable {
     let broadcaster = EventBroadcaster<ImageManager.Event>()
     let metrics: ManagerMetrics
     let logger: Logger
+    /// Set once by ``invalidate()``.
+    let invalidation = Atomic<Bool>(false)
 
     /// A manager made from `configuration`.
     public init(configuration: ImageManager.Configuration) {
@@ -47,6 +50,7 @@ public final class ImageManager: Sendable {
     /// actor costs no hop; the stages run in their own tasks and the caller only waits.
     nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws -> ImageResponse {
+        guard !isInvalidated else { throw Self.invalidatedError }
         let request = prepare(request)
         if let hit = memoryHit(request) { return hit }
         return try await start(request).response
@@ -65,7 +69,8 @@ public final class ImageManager: Sendable {
     /// if let hit = manager.cachedImage(for: request) { show(hit.image) } else { … }
     /// ```
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
-        memoryHit(prepare(request))
+        guard !isInvalidated else { return nil }
+        return memoryHit(prepare(request))
     }
 
     /// Starts `request` and returns its handle (progress, previews, responses, cancel, priority).
@@ -145,6 +150,10 @@ public final class ImageManager: Sendable {
     func start(_ request: ImageRequest) -> ImageTask {
         let task = ImageTask(request: request)
         metrics.requests.increment()
+        guard !isInvalidated else {
+            task.receive(.finished(Self.invalidatedError))
+            return task
+        }
         guard let url = request.url else {
             task.receive(.finished(WebImageError(.invalidURL, "the request has no valid URL")))
             return task
@@ -179,7 +188,7 @@ public final class ImageManager: Sendable {
         }
         let joined: (job: SharedJob<ImageResponse>, id: Int)
         if request.hasCustomComponents {
-            joined = JobRegistry<FinalJobKey, ImageResponse>.solo(priority: request.priority, sink: sink, body: body)
+            joined = finals.solo(priority: request.priority, sink: sink, body: body)
         } else {
             joined = finals.join(plan.finalKey, priority: request.priority, sink: sink, body: body)
         }
