@@ -45,6 +45,13 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var retries: RetriesOption
 
+    @Option(
+        name: .customLong("fallback"),
+        help: ArgumentHelp(
+            "A URL tried when a URL fails, downloading or decoding (repeatable: tried in order); the result is cached under the URL asked for.",
+            valueName: "URL"))
+    var fallbacks: [String] = []
+
     @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
     var json = false
 
@@ -59,6 +66,9 @@ struct FetchCommand: AsyncParsableCommand {
         try OptionLimits.checkConcurrency(concurrency)
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
+        for fallback in fallbacks where loadableURL(fallback) == nil {
+            throw ValidationError("--fallback \(fallback) is not an http, https, file or data URL")
+        }
     }
 
     func run() async throws {
@@ -101,7 +111,7 @@ struct FetchCommand: AsyncParsableCommand {
             thumbnail: transform.thumbnail, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
             colorPolicy: transform.colour.policy,
             transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions, progressive: progressive)
+            encoding: transform.encodingOptions, progressive: progressive, fallbacks: fallbacks.compactMap(loadableURL))
     }
 }
 

@@ -29,7 +29,7 @@ extension ImageManager {
 
         /// Which stage ran.
         public var stage: Stage
-        /// The request's URL.
+        /// The request's URL; for a `download` or `retry` of a fallback, the fallback URL tried.
         public var url: URL
         /// The cache key the stage worked on.
         public var key: String

@@ -51,7 +51,8 @@ extension ImageManager {
                 image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache,
                 onDisk: !firstFrameOnly)
         }
-        job.send(.value(ImageResponse(image: image, data: data, cacheType: fetched.cacheType, url: plan.url)))
+        job.send(.value(ImageResponse(
+            image: image, data: data, cacheType: fetched.cacheType, url: plan.url, sourceURL: fetched.sourceURL)))
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,

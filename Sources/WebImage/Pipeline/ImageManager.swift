@@ -138,7 +138,6 @@ public final class ImageManager: Sendable {
         guard let url = request.url, request.caching.queryType.includesMemory,
             request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
-        if !request.options.contains(.retryFailed), failedURLs.count > 0, failedURLs.isBlocked(url) { return nil }
         guard let key = request.cacheKey else { return nil }
         let cache = request.caching.cache ?? configuration.imageCache
         guard let image = cache.memoryImage(forKey: key) else { return nil }
@@ -171,10 +170,6 @@ public final class ImageManager: Sendable {
             // A key filter that gives nil turns caching off; the URL still names the shared work.
             request.disableCaching()
             originalKey = url.absoluteString
-        }
-        if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
-            task.receive(.finished(WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")))
-            return task
         }
         if let hit = memoryHit(request) {
             task.receive(.value(hit))
