@@ -13,13 +13,19 @@ extension HTTPImageLoader {
         let host = request.url.host?.lowercased() ?? ""
         configuration.retryBudget?.recordRequest(host: host)
         guard let strategy = request.retryStrategy ?? configuration.retryStrategy else {
-            return try await transferWithinDeadline(download: id, request: request)
+            do {
+                return try await transferWithinDeadline(download: id, request: request)
+            } catch {
+                keepResumableData(of: id, request: request)
+                throw error
+            }
         }
         var attempt = 0
         while true {
             do {
                 return try await transferWithinDeadline(download: id, request: request)
             } catch {
+                keepResumableData(of: id, request: request)
                 let failure = webImageError(for: error, request: request)
                 attempt += 1
                 guard !Task.isCancelled, failure.code != .cancelled,

@@ -118,6 +118,13 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var retryBudget: RetryBudget? = RetryBudget()
     /// The clock the waits between attempts are slept on.
     public var retryClock: any Clock<Duration> = ContinuousClock()
+    /// The bytes of interrupted downloads kept to resume them (Nuke's resumable data; default
+    /// 32 MiB, least recently kept out first; 0: none kept). A download that fails or is
+    /// cancelled after some bytes, from a server that serves ranges and named a validator, keeps
+    /// them; the next load of the URL (a retry, or a later request) sends `Range` and `If-Range`
+    /// and continues them only on a `206` whose `Content-Range` starts where they end. Any other
+    /// answer starts over. Revalidating requests neither keep nor resume.
+    public var resumableDataBudget = 32 * 1024 * 1024
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
     /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies.
