@@ -13,4 +13,9 @@ public enum HTTPDownloadEvent: Sendable {
     case stopped(URL, error: WebImageError?)
     /// A download finished successfully, with its metrics.
     case finished(URL, ImageLoad.Metrics)
+    /// An attempt failed and the download is tried again after `delay`.
+    case retrying(URL, ImageLoad.Retry)
+    /// An attempt failed that the strategy would retry, but the host's ``WebImage/RetryBudget`` is
+    /// spent: the download fails with that error.
+    case retryRefused(URL, WebImageError)
 }

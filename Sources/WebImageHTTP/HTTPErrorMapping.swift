@@ -95,6 +95,21 @@ extension HTTPImageLoader {
         }
     }
 
+    /// Whether a transfer failed because an established connection was lost: reset, or closed by
+    /// the server before the response ended (never a refused connection, DNS or TLS).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        switch error {
+        case let client as HTTPClientError:
+            return client == .remoteConnectionClosed
+        case let io as IOError:
+            return io.errnoCode == ECONNRESET || io.errnoCode == EPIPE || io.errnoCode == ECONNABORTED
+        case HTTPParserError.invalidEOFState:
+            return true
+        default:
+            return false
+        }
+    }
+
     private static func tlsCause(of error: NIOSSLError) -> String {
         guard case .handshakeFailed(let underlying) = error else { return "TLS: \(error)" }
         let text = "\(underlying)"

@@ -8,16 +8,19 @@ import WebImage
 extension HTTPImageLoader {
     /// Sends the request (after credentials, cookies and the request modifier), following
     /// redirects hop by hop, checks the final response head, streams the body into the
-    /// download's buffer with throttled progress, and returns the decrypted body; all of it
-    /// within the total timeout.
+    /// download's buffer with throttled progress, and returns the decrypted body; the attempt
+    /// again when the retry strategy says so; all of it within the total timeout.
     func transfer(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
         let limit = request.totalTimeout ?? configuration.totalTimeout
+        let deadline = limit < Self.unboundedDeadline ? ContinuousClock.now + limit : nil
         return try await withTotalTimeout(limit, url: request.url) {
-            try await self.transferWithinDeadline(download: id, request: request)
+            try await self.attempts(download: id, request: request, deadline: deadline)
         }
     }
 
-    private func transferWithinDeadline(download id: Int, request: ImageLoad.Request) async throws -> ImageLoad.Result {
+    func transferWithinDeadline(
+        download id: Int, request: ImageLoad.Request, resuming: Bool = true
+    ) async throws -> ImageLoad.Result {
         let clock = ContinuousClock()
         let start = clock.now
         // Nothing, not even the request modifier, sees a URL AsyncHTTPClient cannot take safely.
@@ -27,6 +30,9 @@ extension HTTPImageLoader {
         if let revalidation = request.revalidation {
             outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
         }
+        // The bytes an interrupted download of this URL left: ask for the rest if unchanged.
+        let resumable = resuming ? takeResumableData(for: request) : nil
+        if let resumable { outgoing.headers = outgoing.headers.merging(resumable.resumeHeaders) }
         // The caller's own Cookie header, sent again on later hops of the same origin.
         var explicitCookie = outgoing.headers["Cookie"]
         if request.handlesCookies {
@@ -76,6 +82,19 @@ extension HTTPImageLoader {
         var head = ImageLoad.Response(
             url: outgoing.url, statusCode: Int(response.status.code),
             headers: ImageLoad.Headers(response.headers.map { ($0.name, $0.value) }))
+        var prefix = Data()
+        if let resumable {
+            let continuation = resumable.continuation(by: head)
+            if continuation.matches {
+                prefix = resumable.data
+                head = resumable.wholeResponse(from: head, total: continuation.total)
+            } else if head.statusCode == 206 {
+                // A range other than the one asked for: start over, without one.
+                _ = try? await response.body.collect(upTo: 64 * 1024)
+                return try await transferWithinDeadline(download: id, request: request, resuming: false)
+            }
+            // Anything else (a 200: the image changed, or ranges are not served) starts over.
+        }
         if let modifier = request.responseModifier ?? configuration.responseModifier {
             let rewritten: ImageLoad.Response?
             do {
@@ -94,6 +113,7 @@ extension HTTPImageLoader {
         // Callers see every response head, even one the checks below reject.
         state.withLock { state in
             state.flows[id]?.response = head
+            state.flows[id]?.data = prefix
             state.yield(.response(head), to: id)
         }
         configuration.logger.debug(

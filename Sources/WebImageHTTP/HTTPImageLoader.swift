@@ -44,6 +44,8 @@ public final class HTTPImageLoader: ImageLoading {
     let ownsClient: Bool
     let state: Mutex<LoaderState>
     let broadcaster = EventBroadcaster<HTTPDownloadEvent>()
+    /// The bytes of interrupted downloads, to resume them; nil when the budget is 0.
+    let resumableData: ResumableDataStore?
     /// Set once the missing-cookie-store warning has been logged.
     let warnedAboutMissingCookieStore = Atomic<Bool>(false)
 
@@ -54,6 +56,7 @@ public final class HTTPImageLoader: ImageLoading {
             eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration))
         self.ownsClient = true
         self.state = Mutex(LoaderState(configuration: configuration))
+        resumableData = configuration.resumableDataBudget > 0 ? ResumableDataStore(byteBudget: configuration.resumableDataBudget) : nil
     }
 
     /// A loader over a client you own (its TLS, timeout and pool settings apply, not the
@@ -67,6 +70,7 @@ public final class HTTPImageLoader: ImageLoading {
         self.client = client
         self.ownsClient = false
         self.state = Mutex(LoaderState(configuration: configuration))
+        resumableData = configuration.resumableDataBudget > 0 ? ResumableDataStore(byteBudget: configuration.resumableDataBudget) : nil
     }
 
     /// `"http"`.
@@ -88,6 +92,15 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// Transfers running now (those being stopped included).
     public var runningDownloadCount: Int { state.withLock { $0.machine.runningCount } }
+
+    /// How many callers wait on a download of `url` (every download of it: plain, revalidating,
+    /// lenient), queued or running.
+    public func callerCount(for url: URL) -> Int {
+        let key = url.absoluteString
+        return state.withLock { state in
+            state.machine.downloads.values.reduce(0) { $0 + ($1.key.url == key ? $1.subscribers.count : 0) }
+        }
+    }
 
     /// Downloads waiting for a slot.
     public var queuedDownloadCount: Int { state.withLock { $0.machine.queue.count } }

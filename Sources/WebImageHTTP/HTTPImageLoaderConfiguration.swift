@@ -102,6 +102,29 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     public var decryptor: ImageDataDecryptor?
     /// Which failures block a URL (default: SDWebImage's rule, ``FailedURLBlockingPolicy/standard``).
     public var blockingPolicy = FailedURLBlockingPolicy.standard
+    /// How a failed download is tried again (default nil: never); a request's own
+    /// (``ImageLoad/Request/retryStrategy``) takes precedence. The retries of one download happen
+    /// once however many callers share it, all within the total timeout.
+    ///
+    /// ```swift
+    /// configuration.retryStrategy = .exponentialBackoff(maximumRetries: 2)
+    /// ```
+    public var retryStrategy: (any RetryStrategy)?
+    /// Which failures a retry strategy may retry (default ``TransientFailurePolicy/standard``); the
+    /// loader adds a connection reset or closed before the response ended.
+    public var transientPolicy = TransientFailurePolicy.standard
+    /// The retries every host may get beyond its requests (default: 10, plus one per ten requests);
+    /// nil: no limit but the strategy's.
+    public var retryBudget: RetryBudget? = RetryBudget()
+    /// The clock the waits between attempts are slept on.
+    public var retryClock: any Clock<Duration> = ContinuousClock()
+    /// The bytes of interrupted downloads kept to resume them (Nuke's resumable data; default
+    /// 32 MiB, least recently kept out first; 0: none kept). A download that fails or is
+    /// cancelled after some bytes, from a server that serves ranges and named a validator, keeps
+    /// them; the next load of the URL (a retry, or a later request) sends `Range` and `If-Range`
+    /// and continues them only on a `206` whose `Content-Range` starts where they end. Any other
+    /// answer starts over. Revalidating requests neither keep nor resume.
+    public var resumableDataBudget = 32 * 1024 * 1024
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
     /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies.

@@ -1,6 +1,21 @@
 public import Foundation
+import Synchronization
 
 extension LoopbackHTTPServer {
+    /// Answers the requests to `path` with `responses` in order, then the last one for every
+    /// later request (a `503` then a `200`: `[.status(503), .ok(bytes)]`).
+    public func routeSequence(_ path: String, _ responses: [TestResponse]) {
+        precondition(!responses.isEmpty, "routeSequence needs at least one response")
+        let next = Mutex(0)
+        route(path) { _ in
+            let index = next.withLock { index in
+                defer { index += 1 }
+                return min(index, responses.count - 1)
+            }
+            return responses[index]
+        }
+    }
+
     /// Routes `from`, then `from-1` … `from-(hops-1)`, each redirecting to the next, the last to
     /// `target`: `hops` redirects in all.
     public func routeRedirectChain(from path: String, hops: Int, to target: String) {

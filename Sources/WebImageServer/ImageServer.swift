@@ -51,6 +51,9 @@ public final class ImageServer: Sendable {
         loading.totalTimeout = configuration.limits.requestTimeout
         loading.urlPolicy = configuration.urlPolicy
         loading.maximumConcurrentDownloads = max(16, configuration.concurrency * 4)
+        if configuration.originRetries > 0 {
+            loading.retryStrategy = .exponentialBackoff(maximumRetries: configuration.originRetries)
+        }
         loading.logger = logger
         http = HTTPImageLoader(configuration: loading)
         let metrics = ServiceMetrics()

@@ -67,6 +67,11 @@ public struct ImageServerConfiguration: Sendable {
     /// How long a source that failed permanently (a 404, a 403, not an image; never a 5xx or a
     /// timeout) is answered from memory instead of being fetched again (default 60 s).
     public var failedSourceTTL = Duration.seconds(60)
+    /// How many times a failed origin fetch is tried again (default 1): only for a transient
+    /// failure (a 500, 502, 503 or 504, a 408 or 429, a timeout, a lost connection), after a short
+    /// jittered wait or the origin's `Retry-After`, within ``ImageServerLimits/requestTimeout``, and
+    /// within each origin host's retry budget (10, plus one per ten fetches). 0: never.
+    public var originRetries = 1
     /// The most time a client may take to send a request's head, from the connection's start or
     /// the end of the previous response (default 10 s); slower connections are closed.
     public var headerTimeout = Duration.seconds(10)

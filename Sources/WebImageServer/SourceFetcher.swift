@@ -144,14 +144,3 @@ final class SourceFetcher: Sendable {
         SHA256.hash(data: data).prefix(16).hexString
     }
 }
-
-/// IMF-fixdate formatting (RFC 9110 §5.6.7) for `Last-Modified`.
-enum HTTPDate {
-    static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
-}

@@ -10,6 +10,8 @@ enum OptionLimits {
     static let concurrency = 1...256
     /// `--timeout`, in seconds: at most a day.
     static let maxTimeout = 86_400.0
+    /// The most `--retries` a download may get.
+    static let maxRetries = 10
     /// `--max-age`, in seconds: at most 36500 days (a century).
     static let maxAge = 36_500.0 * 86_400
     /// `--max-disk-size`, in bytes: at most 1 PiB.

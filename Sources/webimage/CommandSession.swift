@@ -16,16 +16,18 @@ struct CommandSession: Sendable {
     var disk: DiskCache? { tiers.disk }
 
     /// Builds the session; `concurrency` bounds simultaneous downloads, `timeout` is each
-    /// download's total deadline (the 15 s connect and idle timeouts stay), `cache` says
+    /// download's total deadline (the 15 s connect and idle timeouts stay), `retries` how many
+    /// times a transient failure is tried again within it, `cache` says
     /// whether the disk cache is opened, `redis` adds the shared Redis tier behind it (and
     /// coordinates downloads through it) unless caching is off.
     init(
-        global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, cache: CacheUse = .required,
+        global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, retries: Int = 0, cache: CacheUse = .required,
         redis: (configuration: RedisConfiguration, keys: RedisEntryKeyring)? = nil
     ) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
         httpConfiguration.maximumConcurrentDownloads = concurrency
         if let timeout { httpConfiguration.totalTimeout = timeout }
+        if retries > 0 { httpConfiguration.retryStrategy = .exponentialBackoff(maximumRetries: retries) }
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
         let disk = try global.openDiskCache(cache)

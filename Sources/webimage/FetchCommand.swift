@@ -45,6 +45,15 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var timeout: TimeoutOption
 
+    @OptionGroup var retries: RetriesOption
+
+    @Option(
+        name: .customLong("fallback"),
+        help: ArgumentHelp(
+            "A URL tried when a URL fails, downloading or decoding (repeatable: tried in order); the result is cached under the URL asked for.",
+            valueName: "URL"))
+    var fallbacks: [String] = []
+
     @Flag(help: "One JSON object per line: started, progress, finished or failed, summary.")
     var json = false
 
@@ -60,6 +69,9 @@ struct FetchCommand: AsyncParsableCommand {
         try OptionLimits.checkConcurrency(concurrency)
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
+        for fallback in fallbacks where loadableURL(fallback) == nil {
+            throw ValidationError("--fallback \(fallback) is not an http, https, file or data URL")
+        }
     }
 
     func run() async throws {
@@ -70,7 +82,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let session = try await CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.duration, cache: noCache ? .none : .optional,
+            global: global, concurrency: concurrency, timeout: timeout.duration, retries: retries.retries, cache: noCache ? .none : .optional,
             redis: redis.tier)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
@@ -102,7 +114,8 @@ struct FetchCommand: AsyncParsableCommand {
             thumbnail: transform.thumbnailSide, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
             colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy,
             transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, preset: try? presets.rendering(transform: transform))
+            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive,
+            preset: try? presets.rendering(transform: transform), fallbacks: fallbacks.compactMap(loadableURL))
     }
 }
 

@@ -25,6 +25,8 @@ struct FetchSettings: Sendable {
     var progressive = false
     /// `--preset`: the original bytes rendered as the service does (in `format` when given).
     var preset: PresetRendering?
+    /// URLs tried in order when a URL fails (`--fallback`).
+    var fallbacks: [URL] = []
 
     /// Whether the decoded image is the original one, so that the original bytes can be written.
     var keepsOriginalBytes: Bool { transformer == nil && thumbnail == nil }
@@ -32,6 +34,7 @@ struct FetchSettings: Sendable {
     /// The manager request for one URL string.
     func request(for url: String) -> ImageRequest {
         var request = ImageRequest(string: url)
+        request.fallbackURLs = fallbacks
         if refresh { request.options.insert(.refreshCached) }
         if cacheOnly { request.options.insert(.fromCacheOnly) }
         if retryFailed { request.options.insert(.retryFailed) }

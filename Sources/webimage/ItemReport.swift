@@ -16,6 +16,8 @@ struct ItemReport: Sendable, Encodable {
     var milliseconds: Int?
     /// The file written, for `fetch`.
     var file: String?
+    /// The fallback URL that answered, when it was not `url` (`fetch --fallback`).
+    var sourceURL: String?
     /// The typed error's code and message, for failures.
     var error: ErrorReport?
 
@@ -32,7 +34,8 @@ struct ItemReport: Sendable, Encodable {
         ItemReport(
             event: "finished", url: url, source: sourceName(cacheType: response.cacheType, url: response.url), bytes: bytes, format: format.rawValue,
             width: response.image.pixelSize.width, height: response.image.pixelSize.height,
-            milliseconds: wholeMilliseconds(elapsed), file: file)
+            milliseconds: wholeMilliseconds(elapsed), file: file,
+            sourceURL: response.sourceURL == response.url ? nil : response.sourceURL.absoluteString)
     }
 
     static func failed(url: String, error: any Error, elapsed: Duration?) -> ItemReport {
@@ -52,7 +55,8 @@ struct ItemReport: Sendable, Encodable {
         if let bytes { parts.append(formatBytes(bytes).leftPadded(to: 8)) }
         if let format, let width, let height { parts.append("\(format) \(width)×\(height)") }
         if let milliseconds { parts.append("\(milliseconds) ms") }
-        parts.append(file.map { "\(url) -> \($0)" } ?? url)
+        let asked = sourceURL.map { "\(url) (from \($0))" } ?? url
+        parts.append(file.map { "\(asked) -> \($0)" } ?? asked)
         return parts.joined(separator: "  ")
     }
 

@@ -25,6 +25,8 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var timeout: TimeoutOption
 
+    @OptionGroup var retries: RetriesOption
+
     @Flag(help: "One JSON object per line: finished, failed or skipped, then the summary.")
     var json = false
 
@@ -38,7 +40,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     func run() async throws {
         let entries = try readEntries()
         let session = try await CommandSession(
-            global: global, concurrency: concurrency, timeout: timeout.duration)
+            global: global, concurrency: concurrency, timeout: timeout.duration, retries: retries.retries)
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: entries.count)
         let prefetcher = ImagePrefetcher(
             manager: session.manager, maximumConcurrentPrefetches: concurrency, options: [.waitStoreCache])

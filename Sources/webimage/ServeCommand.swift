@@ -104,6 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Seconds a source that failed permanently (404, not 5xx) is answered without asking the origin again (default 60).",
         valueName: "SECONDS"))
     var failedSourceTtl: Double?
+    @Option(help: ArgumentHelp(
+        "Times a failed origin fetch is tried again: transient failures only (5xx, 429, timeouts, lost connections), with backoff and a per-host budget (default 1; 0 never).",
+        valueName: "N"))
+    var originRetries: Int?
     @Flag(help: "Accept image URLs with a query string (ignored, as imgproxy does; by default they are refused with 400).")
     var allowQuery = false
     @Option(help: ArgumentHelp(

@@ -152,6 +152,9 @@ struct ServeSettings {
         if let value = try seconds(command.failedSourceTtl, "FAILED_SOURCE_TTL", option: "--failed-source-ttl", in: 0...86_400) {
             configuration.failedSourceTTL = value
         }
+        if let value = try integer(command.originRetries, "ORIGIN_RETRIES", option: "--origin-retries", in: 0...10) {
+            configuration.originRetries = value
+        }
         if let value = try integer(command.concurrency, "CONCURRENCY", option: "--concurrency", in: Range.concurrency) {
             configuration.concurrency = value
         }

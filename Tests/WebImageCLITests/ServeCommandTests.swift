@@ -123,6 +123,7 @@ struct ServeCommandTests {
                 (["--allow-unsigned", "--memory-cache", "9999999999G"], "--memory-cache"),
                 (["--allow-unsigned", "--timeout", "0"], "--timeout must be between 0.001 and 3600"),
                 (["--allow-unsigned", "--timeout", "nan"], "--timeout must be between 0.001 and 3600"),
+                (["--allow-unsigned", "--origin-retries", "11"], "--origin-retries must be between 0 and 10"),
                 (["--allow-unsigned", "--max-age", "10"], "--max-age"),  // renamed --ttl: an unknown option now
                 (["--allow-unsigned", "--fallback-image", "/nonexistent/fallback.png"], "the fallback image /nonexistent/fallback.png is not a readable image"),
             ] {

@@ -53,6 +53,8 @@ struct HTTPEventsTests {
                 case .receivedResponse(let u, let status): seen.append("response \(u.path) \(status)")
                 case .stopped(let u, let error): seen.append("stopped \(u.path) \(error?.code.rawValue ?? "ok")")
                 case .finished(let u, let metrics): seen.append("finished \(u.path) \(metrics.receivedBytes)")
+                case .retrying(let u, let retry): seen.append("retrying \(u.path) \(retry.attempt)")
+                case .retryRefused(let u, _): seen.append("retry refused \(u.path)")
                 }
                 if seen.last?.hasPrefix("stopped /e404") == true { break }
             }

@@ -9,4 +9,6 @@ extension WebImageError.Code {
     public static let transformFailed = WebImageError.Code(rawValue: "transformFailed")
     /// A ``WorkLimiter``'s queue is full (`webimage serve` answers `503` with `Retry-After`).
     public static let overloaded = WebImageError.Code(rawValue: "overloaded")
+    /// The manager was invalidated (``ImageManager/invalidate()``) and takes no more requests.
+    public static let invalidated = WebImageError.Code(rawValue: "invalidated")
 }

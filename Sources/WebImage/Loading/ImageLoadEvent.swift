@@ -5,7 +5,8 @@ extension ImageLoad {
     ///
     /// A load yields ``response(_:)`` once the response head is known, ``progress(_:)`` as bytes
     /// arrive (the last progress always reports every byte), then ``finished(_:)`` and ends. A failure
-    /// ends the stream by throwing a ``WebImageError``.
+    /// ends the stream by throwing a ``WebImageError``; a retried failure is ``retrying(_:)`` instead,
+    /// and the next attempt's events follow.
     public enum Event: Sendable {
         /// The response head arrived (status, headers, final URL).
         case response(ImageLoad.Response)
@@ -13,6 +14,29 @@ extension ImageLoad {
         case progress(ImageLoad.Progress)
         /// The whole body, after any decryptor, with the response and metrics.
         case finished(ImageLoad.Result)
+        /// An attempt failed and the download will be tried again after a wait (the loader's
+        /// ``RetryStrategy`` said so); the bytes so far are dropped, and the next attempt's
+        /// ``response(_:)`` and ``progress(_:)`` follow.
+        case retrying(ImageLoad.Retry)
+    }
+}
+
+extension ImageLoad {
+    /// A retry a loader is about to make, as ``ImageLoad/Event/retrying(_:)`` announces it.
+    public struct Retry: Sendable {
+        /// How many attempts have failed so far: 1 before the first retry.
+        public var attempt: Int
+        /// How long the loader waits before the next attempt.
+        public var delay: Duration
+        /// Why the last attempt failed.
+        public var error: WebImageError
+
+        /// A retry from explicit values.
+        public init(attempt: Int, delay: Duration, error: WebImageError) {
+            self.attempt = attempt
+            self.delay = delay
+            self.error = error
+        }
     }
 }
 

@@ -4,7 +4,7 @@ extension ImageLoad {
     /// What to load and how: the typed form of SDWebImage's downloader options and context.
     ///
     /// Loaders that do not speak HTTP ignore the HTTP-only fields (headers, credential,
-    /// revalidation, modifiers, status codes, timeouts, certificates, cookies).
+    /// revalidation, modifiers, status codes, timeouts, certificates, cookies, retries).
     ///
     /// ```swift
     /// var request = ImageLoad.Request(url: url, priority: .high)
@@ -47,6 +47,9 @@ extension ImageLoad {
         /// Send the cookies the loader's cookie storage holds for the URL and store the cookies the
         /// response sets, as SDWebImage's `handleCookies`. Off by default.
         public var handlesCookies = false
+        /// How failed attempts are retried, over the loader's (the HTTP loader's default: none).
+        /// The first caller's strategy defines a download that several callers share.
+        public var retryStrategy: (any RetryStrategy)?
 
         /// A request for `url`.
         public init(url: URL, priority: ImageLoad.Priority = .normal) {

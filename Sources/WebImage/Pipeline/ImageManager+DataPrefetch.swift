@@ -9,6 +9,7 @@ extension ImageManager {
     /// is returned. The failed-URL list, `retryFailed`, `fromCacheOnly`, `fromLoaderOnly`, the
     /// should-download hook and the request's loader hooks apply as for ``image(for:)-(ImageRequest)``.
     func prefetchOriginalBytes(for request: ImageRequest) async throws -> ImageCacheType {
+        guard !isInvalidated else { throw Self.invalidatedError }
         let request = prepare(request)
         metrics.requests.increment()
         guard let url = request.url else { throw WebImageError(.invalidURL, "the request has no valid URL") }
@@ -16,9 +17,6 @@ extension ImageManager {
         guard let key = request.originalCacheKey else { return .none }
         guard !key.isEmpty else {
             throw WebImageError(.invalidCacheKey, "the cache key filter gave an empty key for \(url.absoluteString)")
-        }
-        if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
-            throw WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")
         }
         var diskRequest = request
         diskRequest.caching.originalStoreType = .disk
@@ -34,27 +32,16 @@ extension ImageManager {
         if request.options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "\(url.absoluteString) is not cached and the request is fromCacheOnly")
         }
-        if let shouldDownload = configuration.shouldDownload, !shouldDownload(url) {
-            throw WebImageError(.downloadDisallowed, "the should-download hook refused \(url.absoluteString)")
-        }
         let loader = request.loading.loader ?? configuration.loader
-        metrics.downloads.increment()
-        let result: ImageLoad.Result
-        do {
-            result = try await timed(.download, plan, key: key) {
-                try await loader.load(plan.loadRequest(priority: request.priority, revalidation: nil)).result()
+        let decoder = request.decoding.coder ?? configuration.coders
+        let (result, _) = try await firstAnswer(plan, loader: loader) { source, _ in
+            metrics.downloads.increment()
+            let result = try await timed(.download, plan, key: key, url: source) {
+                try await loader.load(plan.loadRequest(from: source, priority: request.priority, revalidation: nil)).result()
             }
-        } catch {
-            recordFailure(url, error: error, loader: loader)
-            throw error
+            try checkSignature(of: result, decoder: decoder)
+            return result
         }
-        do {
-            try checkSignature(of: result, decoder: request.decoding.coder ?? configuration.coders)
-        } catch {
-            recordFailure(url, error: error, loader: loader)
-            throw error
-        }
-        failedURLs.recordSuccess(url)
         try await storeOriginalBytes(plan: plan, result: result, cache: cache)
         return .none
     }

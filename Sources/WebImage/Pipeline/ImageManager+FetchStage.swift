@@ -21,51 +21,52 @@ extension ImageManager {
         if plan.options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "\(plan.url.absoluteString) is not cached and the request is fromCacheOnly")
         }
-        if let shouldDownload = configuration.shouldDownload, !shouldDownload(plan.url) {
-            throw WebImageError(.downloadDisallowed, "the should-download hook refused \(plan.url.absoluteString)")
-        }
         let loader = request.loading.loader ?? configuration.loader
-        let result: ImageLoad.Result
-        do {
-            result = try await download(plan, job: job, loader: loader, revalidation: revalidation)
-        } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
-            await recordRevalidation(plan, cache: cache, notModified: error)
+        // The request's URL, then each fallback: downloaded and decoded until one gives an image.
+        let (answer, source) = try await firstAnswer(plan, loader: loader) { source, index in
+            // Only the request's own URL is asked whether the stored bytes are still current.
+            let revalidation = index == 0 ? revalidation : nil
+            let result: ImageLoad.Result
+            do {
+                result = try await download(plan, from: source, job: job, loader: loader, revalidation: revalidation)
+            } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
+                await recordRevalidation(plan, cache: cache, notModified: error)
+                return (image: Image?.none, result: ImageLoad.Result?.none)
+            }
+            do {
+                return (image: try await decode(result.data, plan: plan, key: plan.originalKey), result: result)
+            } catch {
+                throw Self.namingContentType(error, of: result.response)
+            }
+        }
+        guard let image = answer.image, let result = answer.result else {
             job.send(.value(FetchedImage(cacheType: .disk, notModified: true)))
             return
-        } catch {
-            recordFailure(plan.url, error: error, loader: loader)
-            throw error
         }
-        let image: Image
-        do {
-            image = try await decode(result.data, plan: plan, key: plan.originalKey)
-        } catch {
-            let error = Self.namingContentType(error, of: result.response)
-            recordFailure(plan.url, error: error, loader: loader)
-            throw error
-        }
-        failedURLs.recordSuccess(plan.url)
         storeOriginal(image: image, result: result, plan: plan, cache: cache)
         if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
-        job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none)))
+        job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: source)))
     }
 
-    /// Downloads, forwarding progress and (for progressive loads) previews from one incremental
-    /// decoder fed as the bytes arrive.
+    /// Downloads `source`, forwarding progress and (for progressive loads) previews from one
+    /// incremental decoder fed as the bytes arrive.
     private func download(
-        _ plan: RequestPlan, job: SharedJob<FetchedImage>, loader: any ImageLoading, revalidation: HTTPCacheMetadata?
+        _ plan: RequestPlan, from source: URL, job: SharedJob<FetchedImage>, loader: any ImageLoading,
+        revalidation: HTTPCacheMetadata?
     ) async throws -> ImageLoad.Result {
-        let loadTask = loader.load(plan.loadRequest(priority: job.priority, revalidation: revalidation))
+        let loadTask = loader.load(plan.loadRequest(from: source, priority: job.priority, revalidation: revalidation))
         job.onPriorityChange { loadTask.setPriority($0) }
         defer { job.onPriorityChange(nil) }
         metrics.downloads.increment()
-        return try await timed(.download, plan, key: plan.originalKey) {
+        return try await timed(.download, plan, key: plan.originalKey, url: source) {
             let previewer = makePreviewer(plan)
             return try await withTaskCancellationHandler {
                 for try await event in loadTask.events {
                     switch event {
                     case .response:
                         break
+                    case .retrying(let retry):
+                        recordRetry(retry, plan, source: source)
                     case .progress(var progress):
                         let partial = progress.partialData
                         progress.partialData = nil
@@ -79,7 +80,7 @@ extension ImageManager {
                         return result
                     }
                 }
-                throw WebImageError(.cancelled, "the load of \(plan.url.absoluteString) ended without a result")
+                throw WebImageError(.cancelled, "the load of \(source.absoluteString) ended without a result")
             } onCancel: {
                 loadTask.cancel()
             }

@@ -51,7 +51,8 @@ extension ImageManager {
                 image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache,
                 onDisk: !firstFrameOnly)
         }
-        job.send(.value(ImageResponse(image: image, data: data, cacheType: fetched.cacheType, url: plan.url)))
+        job.send(.value(ImageResponse(
+            image: image, data: data, cacheType: fetched.cacheType, url: plan.url, sourceURL: fetched.sourceURL)))
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
@@ -119,7 +120,7 @@ extension ImageManager {
         }
         let (job, id): (SharedJob<FetchedImage>, Int)
         if plan.request.hasCustomComponents {
-            (job, id) = JobRegistry<FetchJobKey, FetchedImage>.solo(priority: final.priority, sink: sink, body: body)
+            (job, id) = fetches.solo(priority: final.priority, sink: sink, body: body)
         } else {
             (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
         }

@@ -1,5 +1,6 @@
 public import Foundation
 import Logging
+import Synchronization
 
 /// One call from a URL to an image: cache query, download, decode, transform, store
 /// (SDWebImage's `SDWebImageManager`).
@@ -25,6 +26,8 @@ public final class ImageManager: Sendable {
     let broadcaster = EventBroadcaster<ImageManager.Event>()
     let metrics: ManagerMetrics
     let logger: Logger
+    /// Set once by ``invalidate()``.
+    let invalidation = Atomic<Bool>(false)
 
     /// A manager made from `configuration`.
     public init(configuration: ImageManager.Configuration) {
@@ -47,6 +50,7 @@ public final class ImageManager: Sendable {
     /// actor costs no hop; the stages run in their own tasks and the caller only waits.
     nonisolated(nonsending)
     public func image(for request: ImageRequest) async throws -> ImageResponse {
+        guard !isInvalidated else { throw Self.invalidatedError }
         let request = prepare(request)
         if let hit = memoryHit(request) { return request.delivering(hit) }
         return try await start(request).response
@@ -65,6 +69,7 @@ public final class ImageManager: Sendable {
     /// if let hit = manager.cachedImage(for: request) { show(hit.image) } else { … }
     /// ```
     public func cachedImage(for request: ImageRequest) -> ImageResponse? {
+        guard !isInvalidated else { return nil }
         let request = prepare(request)
         return memoryHit(request).map { request.delivering($0) }
     }
@@ -111,7 +116,8 @@ public final class ImageManager: Sendable {
     /// or when the key filter turns caching off.
     public func cacheKey(for request: ImageRequest) -> String? { prepare(request).cacheKey }
 
-    /// How many shared tasks are running (final images, then download+decode stages).
+    /// How many shared tasks are running (final images, then download+decode stages), those of
+    /// requests that share no work included.
     public var runningTaskCounts: (finals: Int, fetches: Int) { (finals.count, fetches.count) }
 
     // MARK: Internals
@@ -134,7 +140,6 @@ public final class ImageManager: Sendable {
         guard let url = request.url, request.caching.queryType.includesMemory,
             request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
-        if !request.options.contains(.retryFailed), failedURLs.count > 0, failedURLs.isBlocked(url) { return nil }
         guard let key = request.cacheKey else { return nil }
         let cache = request.caching.cache ?? configuration.imageCache
         guard let image = cache.memoryImage(forKey: key) else { return nil }
@@ -146,6 +151,10 @@ public final class ImageManager: Sendable {
     func start(_ request: ImageRequest) -> ImageTask {
         let task = ImageTask(request: request)
         metrics.requests.increment()
+        guard !isInvalidated else {
+            task.receive(.finished(Self.invalidatedError))
+            return task
+        }
         guard let url = request.url else {
             task.receive(.finished(WebImageError(.invalidURL, "the request has no valid URL")))
             return task
@@ -164,10 +173,6 @@ public final class ImageManager: Sendable {
             request.disableCaching()
             originalKey = url.absoluteString
         }
-        if !request.options.contains(.retryFailed), failedURLs.isBlocked(url) {
-            task.receive(.finished(WebImageError(.blockedURL, "\(url.absoluteString) failed before and is blocked")))
-            return task
-        }
         if let hit = memoryHit(request) {
             task.receive(.value(hit))
             task.receive(.finished(nil))
@@ -180,7 +185,7 @@ public final class ImageManager: Sendable {
         }
         let joined: (job: SharedJob<ImageResponse>, id: Int)
         if request.hasCustomComponents {
-            joined = JobRegistry<FinalJobKey, ImageResponse>.solo(priority: request.priority, sink: sink, body: body)
+            joined = finals.solo(priority: request.priority, sink: sink, body: body)
         } else {
             joined = finals.join(plan.finalKey, priority: request.priority, sink: sink, body: body)
         }

@@ -17,6 +17,14 @@ extension ImageRequest {
         public var responseModifier: ImageResponseModifier?
         /// Transforms the downloaded bytes before decoding (`downloadDecryptor`).
         public var decryptor: ImageDataDecryptor?
+        /// How a failed download is retried, over the loader's (Kingfisher's `retryStrategy`). It
+        /// does not keep the request from sharing work: a download shared by several requests is
+        /// retried once, by the strategy of the request that started it.
+        ///
+        /// ```swift
+        /// request.loading.retryStrategy = .exponentialBackoff(maximumRetries: 3)
+        /// ```
+        public var retryStrategy: (any RetryStrategy)?
 
         /// The defaults: the manager's loader, no hooks.
         public init() {}

@@ -28,6 +28,9 @@ extension ImageRequest {
         struct Source: Hashable, Sendable {
             /// Where the bytes come from.
             var url: URL
+            /// Where they come from when ``url`` fails (not in the cache key: the result is
+            /// ``url``'s image however it was obtained).
+            var fallbackURLs: [URL]
             /// The original's cache key: the URL through the key filter (the URL's absolute string
             /// when the filter turned caching off).
             var originalKey: String
@@ -74,7 +77,7 @@ extension ImageRequest {
     func identity(url: URL, originalKey: String) -> ResultIdentity {
         ResultIdentity(
             source: ResultIdentity.Source(
-                url: url, originalKey: originalKey, decoding: decodingOptions,
+                url: url, fallbackURLs: fallbackURLs, originalKey: originalKey, decoding: decodingOptions,
                 flags: options.intersection(.sourceAffecting)),
             transformerKey: transformer?.key,
             flags: options.subtracting(.scheduling),

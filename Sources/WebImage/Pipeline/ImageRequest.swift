@@ -25,6 +25,16 @@ public struct ImageRequest: Sendable {
     /// The URL to load; `nil` when the request was made from a string that is not a URL (the
     /// load then fails with ``WebImageError/Code/invalidURL``, as SDWebImage does).
     public var url: URL?
+    /// URLs tried in order when ``url`` fails, downloading or decoding (Kingfisher's
+    /// `alternativeSources`). The cache key stays ``url``'s, whichever URL answers
+    /// (``ImageResponse/sourceURL`` says which); a URL the failed-URL list blocks is skipped
+    /// (unless ``Options/retryFailed``); each attempt is a `download` event of its own.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: cdnURL)
+    /// request.fallbackURLs = [originURL]
+    /// ```
+    public var fallbackURLs: [URL] = []
     /// The on/off switches.
     public var options: Options = []
     /// A transform applied after decoding; its key is appended to the cache key

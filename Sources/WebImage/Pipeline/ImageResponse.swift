@@ -18,16 +18,22 @@ public struct ImageResponse: Sendable {
     public var cacheType: ImageCacheType
     /// The requested URL.
     public var url: URL
+    /// The URL the image was downloaded from: ``url``, or the fallback URL that answered
+    /// (``ImageRequest/fallbackURLs``). For a cache hit, ``url``: the cache key is its.
+    public var sourceURL: URL
     /// Whether this is the last response of the request: `false` for the cached image a
     /// `refreshCached` request delivers before revalidating.
     public var isFinal: Bool
 
     /// A response.
-    public init(image: Image, data: Data? = nil, cacheType: ImageCacheType, url: URL, isFinal: Bool = true) {
+    public init(
+        image: Image, data: Data? = nil, cacheType: ImageCacheType, url: URL, sourceURL: URL? = nil, isFinal: Bool = true
+    ) {
         self.image = image
         self.data = data
         self.cacheType = cacheType
         self.url = url
+        self.sourceURL = sourceURL ?? url
         self.isFinal = isFinal
     }
 }

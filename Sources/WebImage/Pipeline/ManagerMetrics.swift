@@ -7,6 +7,7 @@ struct ManagerMetrics: Sendable {
     let diskHits: Counter
     let downloads: Counter
     let failures: Counter
+    let retries: Counter
     let stageTimers: [ImageManager.Event.Stage: Metrics.Timer]
 
     init(prefix: String, factory: (any MetricsFactory)?) {
@@ -16,6 +17,7 @@ struct ManagerMetrics: Sendable {
         diskHits = Counter(label: "\(prefix)_disk_hits_total", factory: factory)
         downloads = Counter(label: "\(prefix)_downloads_total", factory: factory)
         failures = Counter(label: "\(prefix)_failures_total", factory: factory)
+        retries = Counter(label: "\(prefix)_retries_total", factory: factory)
         var timers: [ImageManager.Event.Stage: Metrics.Timer] = [:]
         for stage in ImageManager.Event.Stage.allCases {
             timers[stage] = Metrics.Timer(

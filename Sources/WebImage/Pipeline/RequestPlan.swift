@@ -16,6 +16,8 @@ struct RequestPlan: Sendable {
     }
 
     var url: URL { identity.source.url }
+    /// The URL, then the fallback URLs, in the order they are tried.
+    var sources: [URL] { [identity.source.url] + identity.source.fallbackURLs }
     /// The original image's key.
     var originalKey: String { identity.source.originalKey }
     var decoding: ImageDecodingOptions { identity.source.decoding }
@@ -53,11 +55,12 @@ struct RequestPlan: Sendable {
     }
 
     /// The loader request for the original, with the request's hooks and flags.
-    func loadRequest(priority: ImageLoad.Priority, revalidation: HTTPCacheMetadata?) -> ImageLoad.Request {
-        var load = ImageLoad.Request(url: url, priority: priority)
+    func loadRequest(from source: URL, priority: ImageLoad.Priority, revalidation: HTTPCacheMetadata?) -> ImageLoad.Request {
+        var load = ImageLoad.Request(url: source, priority: priority)
         load.requestModifier = request.loading.requestModifier
         load.responseModifier = request.loading.responseModifier
         load.decryptor = request.loading.decryptor
+        load.retryStrategy = request.loading.retryStrategy
         load.revalidation = revalidation
         load.allowsInvalidCertificates = options.contains(.allowInvalidSSLCertificates)
         load.handlesCookies = options.contains(.handleCookies)
@@ -95,4 +98,6 @@ struct FetchedImage: Sendable {
     var cacheType: ImageCacheType
     /// The server answered 304 to a revalidation: nothing new.
     var notModified = false
+    /// The URL that was downloaded (the request's or a fallback), nil for a cache hit.
+    var sourceURL: URL?
 }

@@ -82,6 +82,21 @@ package final class SharedJob<Value: Sendable>: Sendable {
         }
     }
 
+    /// Ends the job for every subscriber with `error` and cancels its work (the manager's
+    /// `cancelAll()` and `invalidate()`); nothing when it has already ended.
+    func cancel(with error: WebImageError) {
+        let ending = state.withLock { state -> (sinks: [Sink], work: Task<Void, Never>?)? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            defer { state.sinks.removeAll() }
+            return (Array(state.sinks.values), state.work)
+        }
+        guard let (sinks, work) = ending else { return }
+        work?.cancel()
+        for sink in sinks { sink(.finished(error)) }
+        onEnd(self)
+    }
+
     /// Sends an event to every subscriber.
     func send(_ event: JobEvent<Value>) {
         let sinks = state.withLock { Array($0.sinks.values) }
@@ -120,6 +135,9 @@ package final class SharedJob<Value: Sendable>: Sendable {
 /// A registry of running jobs by key: the coalescing table of one stage.
 package final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let jobs = Mutex<[Key: SharedJob<Value>]>([:])
+    /// Jobs shared with no one (requests with closures), kept only so that ``cancelAll(with:)``
+    /// reaches them.
+    private let solos = Mutex<[ObjectIdentifier: SharedJob<Value>]>([:])
 
     /// An empty registry.
     package init() {}
@@ -143,18 +161,27 @@ package final class JobRegistry<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// A job that is not coalesced with any other (requests with closures), started with `body`.
-    static func solo(
+    func solo(
         priority: ImageLoad.Priority, sink: @escaping SharedJob<Value>.Sink,
         body: @escaping @Sendable (SharedJob<Value>) async throws -> Void
     ) -> (job: SharedJob<Value>, id: Int) {
-        let job = SharedJob<Value>(priority: priority) { _ in }
+        let job = SharedJob<Value>(priority: priority) { [weak self] ended in
+            _ = self?.solos.withLock { $0.removeValue(forKey: ObjectIdentifier(ended)) }
+        }
         let id = job.subscribe(sink) ?? 0
+        solos.withLock { $0[ObjectIdentifier(job)] = job }
         job.start(body)
         return (job, id)
     }
 
-    /// How many jobs are running.
-    package var count: Int { jobs.withLock { $0.count } }
+    /// How many jobs are running, those shared with no one included.
+    package var count: Int { jobs.withLock { $0.count } + solos.withLock { $0.count } }
+
+    /// Ends every running job for all its subscribers with `error` and cancels its work.
+    package func cancelAll(with error: WebImageError) {
+        let running = jobs.withLock { Array($0.values) } + solos.withLock { Array($0.values) }
+        for job in running { job.cancel(with: error) }
+    }
 
     private func remove(_ key: Key, ifStill job: SharedJob<Value>) {
         jobs.withLock { jobs in
