@@ -70,9 +70,10 @@ extension ImageManager {
                     case .progress(var progress):
                         let partial = progress.partialData
                         progress.partialData = nil
+                        let arrival = previewer?.now()
                         job.send(.progress(progress))
-                        if let previewer, let partial,
-                            let image = try? await limiter.run({ previewer.preview(for: partial) })
+                        if let previewer, let partial, let arrival,
+                            let image = try? await limiter.run({ previewer.preview(for: partial, arrivedAt: arrival) })
                         {
                             job.send(.preview(ImageTask.Preview(image: image, progress: progress)))
                         }

@@ -41,15 +41,20 @@ final class ProgressivePreviewer {
         elapsed = Self.stopwatch(clock)
     }
 
-    /// Feeds the new end of `partial` (every byte so far) and returns a preview when one is due and
-    /// the bytes show more than the last one.
-    func preview(for partial: Data) -> Image? {
+    /// The time on the previewer's clock, for ``preview(for:arrivedAt:)``.
+    func now() -> Duration { elapsed() }
+
+    /// Feeds the new end of `partial` (every byte so far) and returns a preview when one is due at
+    /// `arrival` (when the bytes arrived, read before their progress is reported, so that the
+    /// decision never depends on how long the hand-over took) and the bytes show more than the
+    /// last one.
+    func preview(for partial: Data, arrivedAt arrival: Duration) -> Image? {
         guard !failed, partial.count > fedBytes else { return nil }
         let new = partial.subdata(in: partial.startIndex + fedBytes..<partial.endIndex)
         fedBytes = partial.count
         do {
             try decoder.append(new)
-            let now = elapsed()
+            let now = arrival
             guard schedule.isDue(at: now), let image = try decoder.currentImage() else { return nil }
             schedule.delivered(at: now)
             return image
