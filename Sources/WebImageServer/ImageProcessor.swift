@@ -29,11 +29,13 @@ struct ImageProcessor: Sendable {
         var decoding: ImageDecodingOptions
         /// The estimated peak of the work's memory (``MemoryEstimate``): its weight in the limiter.
         var estimatedPeakBytes: Int
+        /// The encoded watermark `wm` draws (nil without one).
+        var watermark: Data?
     }
 
     /// Reads the header, checks the limits, resolves the output format and the resize, and
     /// estimates the work's peak memory; decodes nothing.
-    func prepare(_ data: Data, options: ProcessingOptions, output: OutputChoice) throws -> Prepared {
+    func prepare(_ data: Data, options: ProcessingOptions, output: OutputChoice, watermark: Data? = nil) throws -> Prepared {
         let header = try coders.readHeader(data)
         let stored = header.pixelSize
         guard stored.pixelCount <= limits.maxSourcePixels else {
@@ -72,7 +74,8 @@ struct ImageProcessor: Sendable {
             hasAlpha: header.hasAlpha ?? true)
         return Prepared(
             data: data, options: options, format: format, animate: animate, frameCount: header.frameCount, displayed: displayed,
-            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate)
+            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate,
+            watermark: options.watermark == nil ? nil : watermark)
     }
 
     /// Decodes, transforms and encodes what ``prepare(_:options:output:)`` worked out.
@@ -87,8 +90,9 @@ struct ImageProcessor: Sendable {
         // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).
         let entering = options.crop != nil ? cropped : Self.displayedSize(of: image)
         let crop: [any ImageTransforming] = options.crop.map { [GravityCropTransformer(size: cropped, anchor: $0.gravity ?? options.gravity)] } ?? []
+        let watermark = try watermarkTransformer(prepared)
         let steps = crop + (plan?.transformers(entering: entering) ?? [])
-            + options.editTransformers(maxPixelCount: limits.maxSourcePixels)
+            + options.editTransformers(maxPixelCount: limits.maxSourcePixels) + watermark
         let result = try await metrics.measure("transform") {
             steps.isEmpty ? image : try ChainedTransformer(steps).transform(image)
         }
@@ -102,8 +106,19 @@ struct ImageProcessor: Sendable {
         var encoding = ImageEncodingOptions(quality: Double(quality) / 100)
         encoding.firstFrameOnly = !animate
         if let background = options.background { encoding.backgroundColor = background }
+        encoding = encoding.budgeted(maxBytes: options.maxBytes, for: format)
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
         return (encoded, format)
+    }
+
+    /// The watermark step, drawn last (none without `wm` and its image); the watermark is decoded
+    /// here, on the processing executor, within the source limits.
+    func watermarkTransformer(_ prepared: Prepared) throws -> [any ImageTransforming] {
+        guard let watermark = prepared.options.watermark, let data = prepared.watermark else { return [] }
+        var decoding = ImageDecodingOptions()
+        decoding.firstFrameOnly = true
+        decoding.maxPixelCount = limits.maxSourcePixels
+        return [watermark.transformer(overlay: try coders.decode(data, options: decoding))]
     }
 
     /// Throws `cancelled` when the request's job was abandoned (every waiter timed out or left).

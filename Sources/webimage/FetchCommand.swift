@@ -102,7 +102,7 @@ struct FetchCommand: AsyncParsableCommand {
             thumbnail: transform.thumbnailSide, draft: transform.draftsThumbnail, maxPixels: transform.maxPixels,
             colorPolicy: transform.colour.policy,
             transformer: transform.transformer, format: format?.format,
-            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, preset: try? presets.rendering(transform: transform))
+            encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive, maxBytes: transform.maxBytes, preset: try? presets.rendering(transform: transform))
     }
 }
 
