@@ -95,6 +95,22 @@ struct WatermarkTests {
         }
     }
 
+    @Test("wm:, wmu: and mb: have canonical keys: aliases and spellings share one, wm:0 and mb:0 add nothing")
+    func canonicalKeys() throws {
+        func key(_ segments: [Substring]) throws -> String { try ProcessingOptions(segments: segments).canonicalKey }
+        let plain = try key([])
+        #expect(try key(["wm:0.5:soea:5:5"]) == key(["watermark:0.50:southEast:5:5:0"]))
+        #expect(try key(["wm:0.5:soea:5:5"]).hasSuffix("/wm:0.5:southEast:5:5:0"))
+        #expect(try key(["wm:1:re:4"]).hasSuffix("/wm:1:re:4:0:0"))
+        #expect(try key(["wm:0:soea"]) == plain)
+        #expect(try key(["mb:0"]) == plain)
+        #expect(try key(["max_bytes:5000"]) == key(["mb:5000"]))
+        #expect(try key(["mb:5000"]) != plain)
+        let withURL = try ProcessingOptions(segments: ["wm:1", "wmu:bG9jYWw6Ly8vbG9nby5wbmc"])
+        #expect(withURL.watermarkURL == "local:///logo.png")
+        #expect(withURL.canonicalKey.hasSuffix("/wm:1:center:0:0:0/wmu:local:///logo.png"))
+    }
+
     @Test("the watermark's bytes are in the result key: another --watermark file makes another result and ETag")
     func watermarkDigestInKey() async throws {
         let directory = try Self.temporaryDirectory()
