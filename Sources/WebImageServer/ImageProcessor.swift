@@ -72,10 +72,11 @@ struct ImageProcessor: Sendable {
             allocated: MemoryEstimate.allocatedPixels(format: header.format, displayed: displayed, box: decoding.thumbnailPixelSize),
             decoded: decoded, result: result, format: format, frames: animate ? header.frameCount : 1,
             hasAlpha: header.hasAlpha ?? true)
+        let drawn = options.watermark == nil ? nil : watermark
         return Prepared(
             data: data, options: options, format: format, animate: animate, frameCount: header.frameCount, displayed: displayed,
-            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate,
-            watermark: options.watermark == nil ? nil : watermark)
+            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate + (try drawn.map(watermarkBytes) ?? 0),
+            watermark: drawn)
     }
 
     /// Decodes, transforms and encodes what ``prepare(_:options:output:)`` worked out.
@@ -109,6 +110,17 @@ struct ImageProcessor: Sendable {
         encoding = encoding.budgeted(maxBytes: options.maxBytes, for: format)
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
         return (encoded, format)
+    }
+
+    /// The memory a watermark adds, from its header: its decode and its premultiplied copy (a
+    /// scaled copy is at most the result's size, within the estimate's margin). A watermark over
+    /// the source pixel limit is refused as a source would be.
+    func watermarkBytes(_ data: Data) throws -> Int {
+        let size = try coders.readHeader(data).pixelSize
+        guard size.pixelCount <= limits.maxSourcePixels else {
+            throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: limits.maxSourcePixels)
+        }
+        return size.pixelCount * 8
     }
 
     /// The watermark step, drawn last (none without `wm` and its image); the watermark is decoded

@@ -170,6 +170,10 @@ struct WatermarkTests {
             #expect(scheme.status == 403)
             let missing = try await harness.image("wm:1:nowe", "/base.png", ext: "png")
             #expect(missing.status == 400 && missing.text.contains("needs a watermark image"), "\(missing.text)")
+            // A wmu file that is not an image fails the request as a bad source would, before any decode.
+            try Data("not an image".utf8).write(to: marks.appendingPathComponent("text.png"))
+            let notImage = try await harness.image("wm:1:nowe/" + wmu("local:///text.png"), "/base.png", ext: "png")
+            #expect(notImage.status == 422, "\(notImage.status) \(notImage.text)")
             let garbled = try await harness.image("wm:1:nowe/wmu:***", "/base.png", ext: "png")
             #expect(garbled.status == 400)
         }
