@@ -29,11 +29,13 @@ struct ImageProcessor: Sendable {
         var decoding: ImageDecodingOptions
         /// The estimated peak of the work's memory (``MemoryEstimate``): its weight in the limiter.
         var estimatedPeakBytes: Int
+        /// The encoded watermark `wm` draws (nil without one).
+        var watermark: Data?
     }
 
     /// Reads the header, checks the limits, resolves the output format and the resize, and
     /// estimates the work's peak memory; decodes nothing.
-    func prepare(_ data: Data, options: ProcessingOptions, output: OutputChoice) throws -> Prepared {
+    func prepare(_ data: Data, options: ProcessingOptions, output: OutputChoice, watermark: Data? = nil) throws -> Prepared {
         let header = try coders.readHeader(data)
         let stored = header.pixelSize
         guard stored.pixelCount <= limits.maxSourcePixels else {
@@ -71,9 +73,11 @@ struct ImageProcessor: Sendable {
             allocated: MemoryEstimate.allocatedPixels(format: header.format, displayed: displayed, box: decoding.thumbnailPixelSize),
             decoded: decoded, result: result, format: format, frames: animate ? header.frameCount : 1,
             hasAlpha: header.hasAlpha ?? true)
+        let drawn = options.watermark == nil ? nil : watermark
         return Prepared(
             data: data, options: options, format: format, animate: animate, frameCount: header.frameCount, displayed: displayed,
-            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate)
+            cropped: cropped, plan: plan, decoding: decoding, estimatedPeakBytes: estimate + (try drawn.map(watermarkBytes) ?? 0),
+            watermark: drawn)
     }
 
     /// Decodes, transforms and encodes what ``prepare(_:options:output:)`` worked out.
@@ -88,8 +92,9 @@ struct ImageProcessor: Sendable {
         // What enters the resize: the crop, else the decoded image (smaller after a reduced decode).
         let entering = options.crop != nil ? cropped : Self.displayedSize(of: image)
         let crop: [any ImageTransforming] = options.crop.map { [GravityCropTransformer(size: cropped, anchor: $0.gravity ?? options.gravity)] } ?? []
+        let watermark = try watermarkTransformer(prepared)
         let steps = crop + (plan?.transformers(entering: entering) ?? [])
-            + options.editTransformers(maxPixelCount: limits.maxSourcePixels)
+            + options.editTransformers(maxPixelCount: limits.maxSourcePixels) + watermark
         let result = try await metrics.measure("transform") {
             steps.isEmpty ? image : try ChainedTransformer(steps).transform(image)
         }
@@ -104,8 +109,30 @@ struct ImageProcessor: Sendable {
         encoding.firstFrameOnly = !animate
         encoding.metadataPolicy = options.metadataPolicy
         if let background = options.background { encoding.backgroundColor = background }
+        encoding = encoding.budgeted(maxBytes: options.maxBytes, for: format)
         let encoded = try await metrics.measure("encode") { try coders.encode(result, as: format, options: encoding) }
         return (encoded, format)
+    }
+
+    /// The memory a watermark adds, from its header: its decode and its premultiplied copy (a
+    /// scaled copy is at most the result's size, within the estimate's margin). A watermark over
+    /// the source pixel limit is refused as a source would be.
+    func watermarkBytes(_ data: Data) throws -> Int {
+        let size = try coders.readHeader(data).pixelSize
+        guard size.pixelCount <= limits.maxSourcePixels else {
+            throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: limits.maxSourcePixels)
+        }
+        return size.pixelCount * 8
+    }
+
+    /// The watermark step, drawn last (none without `wm` and its image); the watermark is decoded
+    /// here, on the processing executor, within the source limits.
+    func watermarkTransformer(_ prepared: Prepared) throws -> [any ImageTransforming] {
+        guard let watermark = prepared.options.watermark, let data = prepared.watermark else { return [] }
+        var decoding = ImageDecodingOptions()
+        decoding.firstFrameOnly = true
+        decoding.maxPixelCount = limits.maxSourcePixels
+        return [watermark.transformer(overlay: try coders.decode(data, options: decoding))]
     }
 
     /// Throws `cancelled` when the request's job was abandoned (every waiter timed out or left).

@@ -25,15 +25,16 @@ public struct ImageRenderer: Sendable {
     }
 
     /// `data` rendered as `options` say, in their format (`f:`) or else the source's own (what
-    /// the service answers a client whose `Accept` lists neither AVIF nor WebP). Decoding and
-    /// encoding run on the calling thread.
-    public func render(_ data: Data, options: ProcessingOptions) async throws -> (data: Data, format: ImageFormat) {
+    /// the service answers a client whose `Accept` lists neither AVIF nor WebP), with `watermark`
+    /// (an encoded image) drawn where `options.watermark` says. Decoding and encoding run on the
+    /// calling thread.
+    public func render(_ data: Data, options: ProcessingOptions, watermark: Data? = nil) async throws -> (data: Data, format: ImageFormat) {
         let output: OutputChoice
         switch options.format {
         case .explicit(let format): output = .format(format)
         case .auto: output = .sourceFormat
         }
-        let prepared = try processor.prepare(data, options: options, output: output)
+        let prepared = try processor.prepare(data, options: options, output: output, watermark: watermark)
         return try await processor.render(prepared)
     }
 }

@@ -45,6 +45,7 @@ public final class ImageServer: Sendable {
         // Before anything is opened: bad presets and a Redis tier without a key are configuration errors.
         let presets = try configuration.loadPresets()
         try configuration.checkFallbackImage(coders: .standard())
+        try configuration.checkWatermark(coders: .standard())
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
@@ -102,6 +103,13 @@ public final class ImageServer: Sendable {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         if let redis = tiers.redis { await checkRedis(redis) }
+        // Before listening: a watermark that cannot be read or decoded stops the start.
+        do {
+            try await service.loadConfiguredWatermark()
+        } catch {
+            await close()
+            throw error
+        }
         let router = ServiceRouter.make(service: service, readiness: readiness, logger: logger)
         let headerTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.headerTimeout))
         let app = Application(

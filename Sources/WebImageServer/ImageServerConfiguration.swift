@@ -114,6 +114,17 @@ public struct ImageServerConfiguration: Sendable {
     /// What of a source's EXIF, XMP and IPTC the outputs keep unless the URL says (`sm`, `kcr`):
     /// nothing by default (`serve --metadata`).
     public var metadataPolicy = MetadataPolicy.strip
+    /// The image `wm:` draws (`serve --watermark FILE|URL`, imgproxy's `IMGPROXY_WATERMARK_PATH`
+    /// and `_URL`): a file, read at start, or an http(s) URL fetched once before listening
+    /// (SSRF guard included); either must decode, or the server does not start. `nil`: `wm:`
+    /// needs a `wmu:`.
+    public var watermark: URL?
+    /// The directory `wmu:` may name `local:///path` watermarks in (`serve --watermark-dir`);
+    /// `nil`: refused.
+    public var watermarkDirectory: URL?
+    /// Hosts (exact names, lower case) `wmu:` may fetch http(s) watermarks from
+    /// (`serve --watermark-allow-host`), still through ``urlPolicy``; empty: none.
+    public var watermarkAllowHosts: Set<String> = []
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
@@ -142,6 +153,30 @@ extension ImageServerConfiguration {
             }
         } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
             throw WebImageError(.invalidServerConfiguration, "the fallback image \(url.absoluteString) is neither a file nor an http(s) URL")
+        }
+    }
+
+    /// Checks ``watermark`` when it is a file (it must decode; a URL is fetched and checked by
+    /// ``ImageServer/run(gracefulShutdownSignals:onListening:)``) and that ``watermarkDirectory``
+    /// is a directory; throws ``WebImage/WebImageError/Code/invalidServerConfiguration`` naming it.
+    public func checkWatermark(coders: ImageCodersManager) throws {
+        if let directory = watermarkDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw WebImageError(.invalidServerConfiguration, "the watermark directory \(directory.path) is not a directory")
+            }
+        }
+        guard let url = watermark else { return }
+        if url.isFileURL {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw WebImageError(.invalidServerConfiguration, "the watermark \(url.path) cannot be read: \(error.localizedDescription)")
+            }
+            _ = try WatermarkImage(checking: data, origin: url.path, coders: coders)
+        } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
+            throw WebImageError(.invalidServerConfiguration, "the watermark \(url.absoluteString) is neither a file nor an http(s) URL")
         }
     }
 

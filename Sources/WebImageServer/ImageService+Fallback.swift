@@ -19,12 +19,14 @@ extension ImageService {
         guard let fallbackSource else { return nil }
         let (options, _, output) = try parse(path: path, accept: accept)
         if options.raw { return try await rawImage(fallbackSource) }
-        let key = resultKey(source: fallbackSource, options: options, output: output)
+        let watermark = try await watermarkImage(for: options)
+        let key = resultKey(source: fallbackSource, options: options, output: output, watermark: watermark)
         if let hit = memory.value(forKey: key) { return hit }
         let limit = configuration.limits.requestTimeout
         do {
             return try await withDeadline(limit, timeout: { WebImageError(.timedOut, "the fallback image took longer than \(limit) to make") }) {
-                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: fallbackSource, output: output) }
+                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: fallbackSource, output: output, watermark: watermark)
+                }
             }
         } catch let error as StagedError {
             throw error

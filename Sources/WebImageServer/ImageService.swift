@@ -41,6 +41,8 @@ final class ImageService: Sendable {
     let presets: Mutex<ProcessingPresets>
     /// The image answered, with the failure's status, when a source fails (``ImageServerConfiguration/fallbackImage``).
     let fallbackSource: ImageSource?
+    /// The service's `--watermark`, loaded at start (``loadConfiguredWatermark()``).
+    let configuredWatermark = Mutex<WatermarkImage?>(nil)
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
@@ -84,6 +86,8 @@ final class ImageService: Sendable {
     /// with it) or only a render can tell.
     func knownResult(path: Substring, accept: String?) async throws(StagedError) -> KnownResult? {
         let (options, source, output) = try parse(path: path, accept: accept)
+        // A watermark's digest is part of the key: only a render (or the memory lookup) can tell.
+        if options.watermark != nil { return nil }
         if options.raw {
             guard let original = await fetcher.cached(source) else { return nil }
             let raw = Self.raw(original, source: source)
@@ -109,6 +113,12 @@ final class ImageService: Sendable {
             formatQuality: configuration.formatQuality)
     }
 
+    /// ``resultKey(source:options:output:)`` naming the watermark drawn by its digest, when there is one.
+    func resultKey(source: ImageSource, options: ProcessingOptions, output: OutputChoice, watermark: WatermarkImage?) -> String {
+        let key = resultKey(source: source, options: options, output: output)
+        return watermark.map { key + "|wm=" + $0.digest } ?? key
+    }
+
     /// The cache key of one result made with the default `quality` and the per-format `formatQuality`.
     static func resultKey(
         source: ImageSource, options: ProcessingOptions, output: OutputChoice, quality: Int, formatQuality: [ImageFormat: Int] = [:]
@@ -122,7 +132,8 @@ final class ImageService: Sendable {
     func image(path: Substring, accept: String?) async throws(StagedError) -> RenderedImage {
         let (options, source, output) = try parse(path: path, accept: accept)
         if options.raw { return try await rawImage(source) }
-        let key = resultKey(source: source, options: options, output: output)
+        let watermark = try await watermarkImage(for: options)
+        let key = resultKey(source: source, options: options, output: output, watermark: watermark)
         if let hit = memory.value(forKey: key) {
             metrics.hit("memory")
             return hit
@@ -130,7 +141,7 @@ final class ImageService: Sendable {
         let limit = configuration.limits.requestTimeout
         do {
             return try await withDeadline(limit, timeout: { WebImageError(.timedOut, "the image took longer than \(limit) to make") }) {
-                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: source, output: output) }
+                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: source, output: output, watermark: watermark) }
             }
         } catch let error as StagedError {
             throw error
@@ -180,7 +191,9 @@ final class ImageService: Sendable {
     }
 
     /// Disk, then a processing slot, the source and the work; the result goes into both caches.
-    func produce(key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice) async throws -> RenderedImage {
+    func produce(
+        key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice, watermark: WatermarkImage? = nil
+    ) async throws -> RenderedImage {
         if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
             metrics.hit("disk")
             memory.set(rendered, forKey: key, cost: rendered.memoryCost)
@@ -200,7 +213,7 @@ final class ImageService: Sendable {
         let encoded: (data: Data, format: ImageFormat)
         do {
             let prepared = try await withTaskExecutorPreference(limiter.executor) {
-                try processor.prepare(original.data, options: options, output: output)
+                try processor.prepare(original.data, options: options, output: output, watermark: watermark?.data)
             }
             metrics.queueDepth.record(limiter.queued + 1)
             encoded = try await limiter.withSlot(weight: prepared.estimatedPeakBytes) {

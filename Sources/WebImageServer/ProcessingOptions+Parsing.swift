@@ -1,4 +1,5 @@
 public import WebImage
+import Foundation
 
 extension ProcessingOptions {
     /// Parses option segments (`name:arg:arg`, as in the URL path) in order, starting from
@@ -88,6 +89,17 @@ extension ProcessingOptions {
             }
         case "bg", "background": background = try reader.color()
         case "scp", "strip_color_profile": colorPolicy = try reader.bool() ? .sRGB : .keep
+        case "wm", "watermark": watermark = try Watermark(arguments: &reader)
+        case "wmu", "watermark_url":
+            let encoded = try reader.text()
+            guard let bytes = Data(base64URLEncoded: encoded), let url = String(data: bytes, encoding: .utf8), !url.isEmpty else {
+                throw reader.bad("'\(encoded)' is not a base64url-encoded URL")
+            }
+            watermarkURL = url
+        case "mb", "max_bytes":
+            let value = try reader.integer()
+            guard value >= 0 else { throw reader.bad("must be 0 (no limit) or more") }
+            maxBytes = value == 0 ? nil : value
         default:
             guard let kind = Edit.Kind(named: reader.name) else {
                 throw WebImageError(.invalidProcessingOptions, "unknown option '\(reader.name)'")

@@ -95,6 +95,15 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var metadataPolicy = MetadataPolicy.strip
     /// The effects, in URL order (never rotate, flip or crop: they are the fields above).
     public var effects: [Edit] = []
+    /// `wm:OPACITY:POSITION:X:Y:SCALE` (`watermark`): drawn last, over the effects; the image is
+    /// the service's `--watermark`, or ``watermarkURL``'s.
+    public var watermark: Watermark?
+    /// `wmu:BASE64URL` (`watermark_url`), decoded: this request's watermark image, accepted by the
+    /// service only from its `--watermark-dir` (`local://`) or a `--watermark-allow-host`.
+    public var watermarkURL: String?
+    /// `mb:BYTES` (`max_bytes`): the most bytes a lossy result may have; the quality goes down,
+    /// then the size, until it fits (``ImageProcessor``). Lossless formats ignore it.
+    public var maxBytes: Int?
 
     /// Defaults: the source as it is, in an `auto` format.
     public init() {}
@@ -102,6 +111,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether any geometry or effect changes pixels (else only the format or quality may differ).
     public var changesPixels: Bool {
         width > 0 || height > 0 || crop != nil || rotate != 0 || flipHorizontal || flipVertical || !effects.isEmpty
+            || watermark != nil
     }
 
     /// A stable text naming every option with its value, in a fixed order: two URLs that mean the
@@ -121,6 +131,11 @@ public struct ProcessingOptions: Sendable, Hashable {
         if let cacheBuster { parts.append("cb:" + cacheBuster) }
         if metadataPolicy != .strip { parts.append("md:\(metadataPolicy.rawValue)") }
         parts += effects.map(\.key)
+        if let watermark {
+            parts.append(watermark.key)
+            if let watermarkURL { parts.append("wmu:" + watermarkURL) }
+        }
+        if let maxBytes { parts.append("mb:\(maxBytes)") }
         return parts.joined(separator: "/")
     }
 

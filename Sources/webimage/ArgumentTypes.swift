@@ -106,6 +106,12 @@ struct TransformOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Keep lossy outputs (JPEG, WebP, AVIF, HEIC, JPEG XL) within BYTES, as serve's mb:: lower quality down to 10, then smaller by steps of 0.75 down to a 16-pixel side (the smallest is written if even that misses). Lossless outputs ignore it.",
+            valueName: "BYTES"))
+    var maxBytes: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "Refuse sources of more than N pixels, read from the header before decoding (default 100000000).",
             valueName: "N"))
     var maxPixels: Int?
@@ -126,6 +132,9 @@ struct TransformOptions: ParsableArguments {
     @OptionGroup(title: "Transforms (applied in the order given, --resize included)")
     var edits: EditOptions
 
+    @OptionGroup(title: "Watermark (drawn last)")
+    var watermark: WatermarkOptions
+
     func validate() throws {
         try resize?.check(option: "--resize")
         if resize == nil && (upscale || pad) { throw ValidationError("--upscale and --pad only apply with --resize") }
@@ -144,6 +153,7 @@ struct TransformOptions: ParsableArguments {
             throw ValidationError("--dpr must be greater than 0 and at most \(Int(ProcessingOptions.maxDevicePixelRatio)) (got \(dpr))")
         }
         _ = try formatQualities()
+        if let maxBytes, maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1 (got \(maxBytes))") }
         if resize == nil && edits.filter != nil { throw ValidationError("--filter only applies with --resize") }
         _ = try pipeline(arguments: Array(CommandLine.arguments.dropFirst()))
     }
@@ -170,19 +180,21 @@ struct TransformOptions: ParsableArguments {
 
     /// The steps of `arguments` (the command line) as one transformer: nil without any, the step
     /// itself for one (so a lone `--resize` keeps its cache key), a chain for more.
-    func pipeline(arguments: [String]) throws -> (any ImageTransforming)? {
+    func pipeline(arguments: [String], watermarked: Bool = true) throws -> (any ImageTransforming)? {
         let steps = EditOrder.steps(in: arguments)
         var counts = Dictionary(uniqueKeysWithValues: edits.parsedCounts.map { ($0.key.optionName, $0.value) })
         counts["--resize"] = resize == nil ? 0 : 1
         for (option, count) in counts where steps.filter({ $0.option == option }).count != count {
             throw ValidationError("cannot tell the order of \(option) on the command line")
         }
+        // The watermark is drawn last, as the service draws wm:, wherever its flags are written.
+        let marking = try watermarked ? watermark.transformer() : nil
         let transformers: [any ImageTransforming] = try steps.compactMap { step in
             guard step.option == "--resize", let resize else { return try edits.transformer(for: step) }
             return ResizeTransformer(
                 size: scaled(resize.size), mode: mode.mode, allowsUpscaling: upscale, padsToSize: pad,
                 filter: edits.filter?.filter ?? .lanczos3, maxPixelCount: OptionLimits.maxPixelCount)
-        }
+        } + (marking.map { [$0] } ?? [])
         switch transformers.count {
         case 0: return nil
         case 1: return transformers[0]

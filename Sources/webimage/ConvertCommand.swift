@@ -91,7 +91,7 @@ struct ConvertCommand: AsyncParsableCommand {
         encoding.firstFrameOnly = firstFrame
         return ConvertSettings(
             coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, formatQuality: (try? transform.formatQualities()) ?? [:],
-            firstFrameOnly: firstFrame,
+            maxBytes: transform.maxBytes, firstFrameOnly: firstFrame,
             preset: try? presets.rendering(transform: transform))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCodecs
+import WebImageServer
 
 /// What `convert` does to every file: decode, transform, encode.
 struct ConvertSettings: Sendable {
@@ -9,6 +10,8 @@ struct ConvertSettings: Sendable {
     var encoding: ImageEncodingOptions
     /// `--format-quality`: the quality of each output format, over `encoding`'s.
     var formatQuality: [ImageFormat: Int] = [:]
+    /// `--max-bytes`: the budget of lossy outputs (as serve's `mb:`).
+    var maxBytes: Int?
     var firstFrameOnly: Bool
     /// `--preset`: the service's rendering in place of the decode, transform and encode above.
     var preset: PresetRendering?
@@ -68,7 +71,7 @@ enum ConvertJob {
             let image = try settings.transformer?.transform(decoded) ?? decoded
             let target = format(decoded.format)
             // An animation streams: each frame's storage goes back to the pool once encoded.
-            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding.with(quality: settings.formatQuality[target]))
+            let encoded = try coders.encode(image.recyclingFrames, as: target, options: settings.encoding.with(quality: settings.formatQuality[target]).budgeted(maxBytes: settings.maxBytes, for: target))
             let converted = ConvertedFile(
                 data: encoded, format: target, size: image.pixelSize,
                 frames: settings.firstFrameOnly ? 1 : (image.animation?.frameCount ?? 1))

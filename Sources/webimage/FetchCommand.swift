@@ -115,7 +115,8 @@ struct FetchCommand: AsyncParsableCommand {
             colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy,
             transformer: transform.transformer, format: format?.format,
             encoding: transform.encodingOptions, formatQuality: (try? transform.formatQualities()) ?? [:], progressive: progressive,
-            preset: try? presets.rendering(transform: transform), fallbacks: fallbacks.compactMap(loadableURL))
+            maxBytes: transform.maxBytes, preset: try? presets.rendering(transform: transform),
+            fallbacks: fallbacks.compactMap(loadableURL))
     }
 }
 

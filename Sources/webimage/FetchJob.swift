@@ -1,5 +1,6 @@
 import Foundation
 import WebImageKit
+import WebImageServer
 
 /// What `fetch` asks of every URL, in a form its concurrent tasks can share.
 struct FetchSettings: Sendable {
@@ -23,6 +24,8 @@ struct FetchSettings: Sendable {
     var formatQuality: [ImageFormat: Int] = [:]
     /// Decode while downloading and report the previews (`--progressive`).
     var progressive = false
+    /// `--max-bytes`: the budget of lossy outputs (as serve's `mb:`).
+    var maxBytes: Int?
     /// `--preset`: the original bytes rendered as the service does (in `format` when given).
     var preset: PresetRendering?
     /// URLs tried in order when a URL fails (`--fallback`).
@@ -78,9 +81,9 @@ struct FetchSettings: Sendable {
         let target = format ?? source
         let sameFormat = target == source || (target == .png && source == .apng)
         // The image was decoded from these very bytes, so its format is theirs.
-        if keepsOriginalBytes, sameFormat, let data = response.data { return (data, source) }
+        if keepsOriginalBytes, sameFormat, let data = response.data, data.count <= maxBytes ?? .max { return (data, source) }
         let written = coders.canEncode(target) ? target : .png
-        return (try coders.encode(response.image, as: written, options: encoding.with(quality: formatQuality[written])), written)
+        return (try coders.encode(response.image, as: written, options: encoding.with(quality: formatQuality[written]).budgeted(maxBytes: maxBytes, for: written)), written)
     }
 }
 

@@ -45,23 +45,28 @@ struct PresetOptions: ParsableArguments {
             }
             return
         }
-        if try transform.thumbnail != nil || transform.pipeline(arguments: Array(CommandLine.arguments.dropFirst())) != nil {
-            throw ValidationError("--preset cannot be combined with --resize, --thumbnail or the transform options: the preset says what to do")
+        if try transform.thumbnail != nil || transform.pipeline(arguments: Array(CommandLine.arguments.dropFirst()), watermarked: false) != nil {
+            throw ValidationError("--preset cannot be combined with --resize, --thumbnail or the transform options: the preset says what to do (--watermark excepted)")
         }
         _ = try rendering(transform: transform)
     }
 
     /// The rendering `--preset NAME…` asks for (nil without one), with `transform`'s `--quality`
     /// (default 80, as serve's), `--format-quality`, `--max-pixels`, `--colour` and `--metadata` as
-    /// serve's settings, and `--dpr` as a `dpr:` after the presets.
+    /// serve's settings, `--dpr` as a `dpr:` after the presets, and `--watermark` and `--max-bytes`
+    /// as `wm:` and `mb:` after them.
     func rendering(transform: TransformOptions) throws -> PresetRendering? {
         guard !names.isEmpty else { return nil }
         var limits = ImageServerLimits()
         if let maxPixels = transform.maxPixels { limits.maxSourcePixels = maxPixels }
         let options: ProcessingOptions
         do {
+            var segments: [Substring] = ["pr:" + names.joined(separator: ":")]
+            if let dpr = transform.dpr { segments.append("dpr:\(dpr)") }
+            if let watermark = transform.watermark.segment { segments.append(Substring(watermark)) }
+            if let maxBytes = transform.maxBytes { segments.append("mb:\(maxBytes)") }
             options = try ProcessingOptions(
-                segments: ["pr:" + names.joined(separator: ":")] + (transform.dpr.map { ["dpr:\($0)"] } ?? []),
+                segments: segments,
                 maxDimension: limits.maxResultDimension,
                 colorPolicy: transform.colour.policy, metadataPolicy: transform.metadata.policy, presets: try presets())
         } catch let error as WebImageError {
@@ -70,7 +75,7 @@ struct PresetOptions: ParsableArguments {
         return PresetRendering(
             renderer: ImageRenderer(
                 coders: .standard(), limits: limits, defaultQuality: transform.quality ?? 80, formatQuality: try transform.formatQualities()),
-            options: options)
+            options: options, watermark: try transform.watermark.data())
     }
 }
 
@@ -78,12 +83,14 @@ struct PresetOptions: ParsableArguments {
 struct PresetRendering: Sendable {
     var renderer: ImageRenderer
     var options: ProcessingOptions
+    /// `--watermark`'s bytes, drawn where the options' `wm:` says.
+    var watermark: Data?
 
     /// `data` rendered; `format` (OUT's extension, `--format`) wins over the preset's `f:`, as a
     /// URL's `@ext` does; without either the source's format is kept.
     func render(_ data: Data, format: ImageFormat?) async throws -> (data: Data, format: ImageFormat) {
         var options = options
         if let format { options.format = .explicit(format) }
-        return try await renderer.render(data, options: options)
+        return try await renderer.render(data, options: options, watermark: watermark)
     }
 }

@@ -122,6 +122,14 @@ struct ServeCommand: AsyncParsableCommand {
         "An image answered, through the request's options, when a source fails (the failure's status, X-Fallback: 1): a file or an http(s) URL.",
         valueName: "FILE|URL"))
     var fallbackImage: String?
+    @Option(help: ArgumentHelp(
+        "The image wm:OPACITY:POSITION:X:Y:SCALE draws (imgproxy's watermark): a file or an http(s) URL, read and checked at start.",
+        valueName: "FILE|URL"))
+    var watermark: String?
+    @Option(help: ArgumentHelp("wmu: may name local:///path watermarks in DIR.", valueName: "DIR"))
+    var watermarkDir: String?
+    @Option(help: ArgumentHelp("wmu: may fetch http(s) watermarks from HOST (exact name; repeatable; the SSRF guard still applies).", valueName: "HOST"))
+    var watermarkAllowHost: [String] = []
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -139,9 +147,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server = try ImageServer(configuration: configuration, logger: logger)
         let host = configuration.host
-        try await server.run { port in
-            let line = #"{"event":"listening","host":"\#(host)","port":\#(port)}"# + "\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+        do {
+            try await server.run { port in
+                let line = #"{"event":"listening","host":"\#(host)","port":\#(port)}"# + "\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        } catch let error as WebImageError where error.code == .invalidServerConfiguration {
+            // A setting checked at start (the --watermark URL): a usage error, exit 2.
+            throw ValidationError(error.message)
         }
     }
 }

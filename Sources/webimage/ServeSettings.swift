@@ -208,6 +208,17 @@ struct ServeSettings {
             }
             configuration.metadataPolicy = metadata.policy
         }
+        if let watermark = command.watermark ?? env("WATERMARK") {
+            let lowered = watermark.lowercased()
+            configuration.watermark =
+                lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: watermark) : URL(fileURLWithPath: watermark)
+            guard configuration.watermark != nil else { throw Self.bad("--watermark \(watermark) is not a URL") }
+        }
+        if let directory = command.watermarkDir ?? env("WATERMARK_DIR") {
+            configuration.watermarkDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+        }
+        configuration.watermarkAllowHosts = Set(list(command.watermarkAllowHost, "WATERMARK_ALLOW_HOST").map { $0.lowercased() })
+        try configuration.checkWatermark(coders: .standard())
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")

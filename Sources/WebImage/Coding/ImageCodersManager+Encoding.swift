@@ -5,8 +5,10 @@ extension ImageCodersManager {
     /// inside ``ImageEncodingOptions/maxPixelSize``, then search for
     /// ``ImageEncodingOptions/maxFileSize``.
     ///
-    /// The file-size search bisects the quality (lossy formats) and, if the lowest quality is still
-    /// too large or the format is lossless, shrinks the image by steps of 0.75 until it fits.
+    /// The file-size search bisects the quality of lossy formats (``isLossy(_:options:)``) down to
+    /// ``ImageEncodingOptions/maxFileSizeQualityFloor`` and, if the floor is still too large or
+    /// the format is lossless, shrinks the image by steps of 0.75 until it fits (or its shorter
+    /// side would pass ``ImageEncodingOptions/maxFileSizeMinimumSide``).
     public enum Encoding {
         /// Encodes `image` as `format` with `encoder`, honouring every option. The encoder's own error
         /// comes back as ``WebImageError/Code/encodingFailed`` naming it, with the error as the cause.
@@ -36,35 +38,54 @@ extension ImageCodersManager {
             let best = try encoder.encode(prepared, as: format, options: attempt)
             if best.count <= limit { return best }
 
-            let lossy = format == .jpeg || (format == .webp && !options.lossless)
-            if lossy {
-                // Bisect quality in [0, options.quality): keep the largest quality that fits.
-                var low = 0.0
-                var high = options.quality
-                var fitting: Data?
-                for _ in 0..<7 {
-                    attempt.quality = (low + high) / 2
-                    let data = try encoder.encode(prepared, as: format, options: attempt)
-                    if data.count <= limit {
-                        fitting = data
-                        low = attempt.quality
-                    } else {
-                        high = attempt.quality
+            if isLossy(format, options: options) {
+                // The floor first: when even it is too large, the bisection cannot help.
+                let floor = min(max(0, options.maxFileSizeQualityFloor), options.quality)
+                attempt.quality = floor
+                let smallest = try encoder.encode(prepared, as: format, options: attempt)
+                if smallest.count <= limit {
+                    // Bisect quality in [floor, options.quality): keep the largest quality that fits.
+                    var low = floor
+                    var high = options.quality
+                    var fitting = smallest
+                    for _ in 0..<7 {
+                        attempt.quality = (low + high) / 2
+                        let data = try encoder.encode(prepared, as: format, options: attempt)
+                        if data.count <= limit {
+                            fitting = data
+                            low = attempt.quality
+                        } else {
+                            high = attempt.quality
+                        }
                     }
+                    return fitting
                 }
-                if let fitting { return fitting }
-                attempt.quality = 0
+                attempt.quality = floor
             }
-            // Still too large: shrink.
+            // Still too large: shrink by steps of 0.75 until the shorter side would pass the minimum.
             var current = prepared
-            while current.pixelSize.width > 1 || current.pixelSize.height > 1 {
-                let next = PixelSize(
-                    width: max(1, current.pixelSize.width * 3 / 4), height: max(1, current.pixelSize.height * 3 / 4))
+            var last = best
+            while true {
+                let size = current.pixelSize
+                let next = PixelSize(width: max(1, size.width * 3 / 4), height: max(1, size.height * 3 / 4))
+                guard next != size, min(next.width, next.height) >= options.maxFileSizeMinimumSide else { break }
                 current = resized(current, to: next)
                 let data = try encoder.encode(current, as: format, options: attempt)
                 if data.count <= limit { return data }
+                last = data
             }
+            if options.acceptsSmallestOverMaxFileSize { return last }
             throw WebImageError(.encodingFailed, "cannot encode \(format) within \(limit) bytes")
+        }
+
+        /// Whether `format` is written lossily with `options` (its quality then matters): JPEG, and
+        /// WebP, AVIF, HEIC and JPEG XL unless ``ImageEncodingOptions/lossless``.
+        public static func isLossy(_ format: ImageFormat, options: ImageEncodingOptions) -> Bool {
+            switch format {
+            case .jpeg: true
+            case .webp, .avif, .heic, .jpegXL: !options.lossless
+            default: false
+            }
         }
 
         /// The image with its orientation applied to the pixels (and every frame).

@@ -21,6 +21,15 @@ public struct ImageEncodingOptions: Hashable, Sendable {
     public var maxPixelSize: PixelSize?
     /// Search the quality (then the size) so that the output is at most this many bytes.
     public var maxFileSize: Int?
+    /// The lowest quality the ``maxFileSize`` search goes down to before it shrinks the image
+    /// (default 0; the service's `mb:` uses 0.1, as imgproxy).
+    public var maxFileSizeQualityFloor: Double = 0
+    /// The shortest side the ``maxFileSize`` search shrinks the image to (default 1).
+    public var maxFileSizeMinimumSide: Int = 1
+    /// What a ``maxFileSize`` that cannot be met gives: an ``WebImageError/Code/encodingFailed``
+    /// error (`false`, the default), or the smallest encode the search made (`true`): the floor
+    /// quality at the minimum size.
+    public var acceptsSmallestOverMaxFileSize = false
     /// Encode only the first frame of an animated image.
     public var firstFrameOnly: Bool = false
     /// The colour that transparent pixels are composited onto for formats without alpha (JPEG).
