@@ -260,6 +260,9 @@ struct DiskCacheTests {
                 clock.advance(by: 1)
             }
             _ = try await previous.data(forKey: "k0")  // k0 is now the most recently used
+            // Closed, as a process that ends does: the access order is written (a loaded machine
+            // could otherwise open the new cache before the pending order reached the index).
+            try await previous.close()
         }
         var configuration = DiskCacheConfiguration.testing(root.child("new"), maxSize: 20 + 21 + 22 + 23 + 24, clock: clock)
         configuration.migratingFrom = old

@@ -18,7 +18,7 @@ public enum ExifOrientationReader {
         case (0x4D, 0x4D): bigEndian = true
         default: return nil
         }
-        let reader = Reader(bytes: tiff, bigEndian: bigEndian)
+        let reader = ExifByteReader(bytes: tiff, bigEndian: bigEndian)
         guard reader.uint16(at: 2) == 42, let ifdOffset = reader.uint32(at: 4) else { return nil }
         let ifd = Int(ifdOffset)
         guard let entryCount = reader.uint16(at: ifd) else { return nil }
@@ -35,21 +35,5 @@ public enum ExifOrientationReader {
             return value.flatMap { ImageOrientation(rawValue: $0) }
         }
         return nil
-    }
-
-    private struct Reader {
-        let bytes: [UInt8]
-        let bigEndian: Bool
-
-        func uint16(at offset: Int) -> UInt16? {
-            guard offset >= 0, offset <= bytes.count - 2 else { return nil }
-            let (a, b) = (UInt16(bytes[offset]), UInt16(bytes[offset + 1]))
-            return bigEndian ? a << 8 | b : b << 8 | a
-        }
-
-        func uint32(at offset: Int) -> UInt32? {
-            guard let first = uint16(at: offset), let second = uint16(at: offset + 2) else { return nil }
-            return bigEndian ? UInt32(first) << 16 | UInt32(second) : UInt32(second) << 16 | UInt32(first)
-        }
     }
 }
