@@ -24,8 +24,13 @@ enum PNGColorProfile {
     ///   purposes (``WebImage/ColorProfile/init(pngGamma:chromaticities:)``).
     static func read(_ bytes: UnsafeRawBufferPointer, chunks: [PNGChunk], header: PNGHeader) -> ColorProfile? {
         let before = chunks.prefix(while: { $0.type != PNGChunk.IDAT })
-        func data(_ type: UInt32) -> [UInt8]? {
-            before.first(where: { $0.type == type }).map { Array(UnsafeRawBufferPointer(rebasing: bytes[$0.dataRange])) }
+        func chunk(_ type: UInt32) -> PNGChunk? { before.first(where: { $0.type == type }) }
+        func data(_ type: UInt32) -> [UInt8]? { chunk(type).map { Array(UnsafeRawBufferPointer(rebasing: bytes[$0.dataRange])) } }
+        // Big-endian words of a chunk of exactly `count` of them, read by the module's chunk reader.
+        func words(_ type: UInt32, count: Int) -> [UInt32]? {
+            guard let chunk = chunk(type), chunk.length == count * 4 else { return nil }
+            let reader = PNGChunkReader(bytes: bytes)
+            return (0..<count).map { reader.uint32(at: chunk.dataRange.lowerBound + $0 * 4) }
         }
         if let cicp = data(PNGChunk.cICP), cicp.count == 4 {
             // Only RGB (matrix 0) in full range is described by primaries and a curve alone.
@@ -33,12 +38,9 @@ enum PNGColorProfile {
             return ColorProfile(codePoints: .init(primaries: Int(cicp[0]), transfer: Int(cicp[1])))
         }
         if before.contains(where: { $0.type == PNGChunk.iCCP }) { return embedded(bytes, chunks: chunks, header: header) }
-        if data(PNGChunk.sRGB) != nil { return nil }
-        func words(_ bytes: [UInt8]) -> [UInt32] {
-            stride(from: 0, to: bytes.count - 3, by: 4).map { bytes[$0..<$0 + 4].reduce(0) { $0 << 8 | UInt32($1) } }
-        }
-        let gamma = data(PNGChunk.gAMA).flatMap { $0.count == 4 ? words($0).first : nil }
-        let chromaticities = data(PNGChunk.cHRM).flatMap { $0.count == 32 ? words($0) : nil }
+        if chunk(PNGChunk.sRGB) != nil { return nil }
+        let gamma = words(PNGChunk.gAMA, count: 1)?.first
+        let chromaticities = words(PNGChunk.cHRM, count: 8)
         guard gamma != nil || chromaticities != nil else { return nil }
         return ColorProfile(pngGamma: gamma, chromaticities: chromaticities)
     }

@@ -151,8 +151,8 @@ extension ImageServerConfiguration {
                 throw WebImageError(
                     .invalidServerConfiguration, "the fallback image \(url.path) is not a readable image: \((error as? WebImageError)?.message ?? error.localizedDescription)")
             }
-        } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
-            throw WebImageError(.invalidServerConfiguration, "the fallback image \(url.absoluteString) is neither a file nor an http(s) URL")
+        } else {
+            try Self.requireWebURL(url, naming: "the fallback image")
         }
     }
 
@@ -175,8 +175,15 @@ extension ImageServerConfiguration {
                 throw WebImageError(.invalidServerConfiguration, "the watermark \(url.path) cannot be read: \(error.localizedDescription)")
             }
             _ = try WatermarkImage(checking: data, origin: url.path, coders: coders)
-        } else if !["http", "https"].contains(url.scheme?.lowercased() ?? "") || url.host == nil {
-            throw WebImageError(.invalidServerConfiguration, "the watermark \(url.absoluteString) is neither a file nor an http(s) URL")
+        } else {
+            try Self.requireWebURL(url, naming: "the watermark")
+        }
+    }
+
+    /// Throws `invalidServerConfiguration` unless `url` (not a file) is an http(s) URL with a host.
+    private static func requireWebURL(_ url: URL, naming what: String) throws {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw WebImageError(.invalidServerConfiguration, "\(what) \(url.absoluteString) is neither a file nor an http(s) URL")
         }
     }
 

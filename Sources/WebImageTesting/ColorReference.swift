@@ -30,11 +30,7 @@ public enum ColorReference {
             let grey = (0..<count).map { Double(rgba[$0 * 4]) / 255 }
             return transform(grey, from: profile, format: webimage_lcms2_gray_double, count: count)
         }
-        var rgb = [Double](repeating: 0, count: count * 3)
-        for pixel in 0..<count {
-            for channel in 0..<3 { rgb[pixel * 3 + channel] = Double(rgba[pixel * 4 + channel]) / 255 }
-        }
-        return transform(rgb, from: profile, format: webimage_lcms2_rgb_double, count: count)
+        return transform(rgbDoubles(rgba), from: profile, format: webimage_lcms2_rgb_double, count: count)
     }
 
     /// sRGB (three doubles 0…1 a pixel) of 8-bit C, M, Y, K samples through `profile`;
@@ -69,11 +65,7 @@ public enum ColorReference {
     public static func difference(_ rgba: [UInt8], reference: [Double]) -> DeltaE {
         let count = rgba.count / 4
         precondition(reference.count == count * 3, "one reference colour a pixel")
-        var measured = [Double](repeating: 0, count: count * 3)
-        for pixel in 0..<count {
-            for channel in 0..<3 { measured[pixel * 3 + channel] = Double(rgba[pixel * 4 + channel]) / 255 }
-        }
-        let a = lab(measured), b = lab(reference)
+        let a = lab(rgbDoubles(rgba)), b = lab(reference)
         var differences = [Double](repeating: 0, count: count)
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
@@ -92,6 +84,16 @@ public enum ColorReference {
         return DeltaE(
             mean: differences.reduce(0, +) / Double(count), p99: sorted[Swift.min(count - 1, Int(Double(count) * 0.99))],
             max: sorted[count - 1])
+    }
+
+    /// The colour channels of 8-bit RGBA as doubles 0…1, three a pixel.
+    static func rgbDoubles(_ rgba: [UInt8]) -> [Double] {
+        let count = rgba.count / 4
+        var rgb = [Double](repeating: 0, count: count * 3)
+        for pixel in 0..<count {
+            for channel in 0..<3 { rgb[pixel * 3 + channel] = Double(rgba[pixel * 4 + channel]) / 255 }
+        }
+        return rgb
     }
 
     /// CIELAB (D50) of sRGB doubles, three a colour.

@@ -82,6 +82,15 @@ struct ServeSettings {
         WebImageError(.invalidServerConfiguration, message)
     }
 
+    /// `text` as an http(s) URL when it starts with `http://` or `https://`, else as a file path
+    /// (`--fallback-image`, `--watermark`).
+    static func fileOrWebURL(_ text: String, flag: String) throws -> URL {
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return URL(fileURLWithPath: text) }
+        guard let url = URL(string: text) else { throw bad("\(flag) \(text) is not a URL") }
+        return url
+    }
+
     /// The server configuration, or an `invalidServerConfiguration` error naming the bad setting.
     func configuration() throws -> ImageServerConfiguration {
         var configuration = ImageServerConfiguration()
@@ -193,12 +202,10 @@ struct ServeSettings {
         configuration.onlyPresets = flag(command.onlyPresets, "ONLY_PRESETS")
         // Checked now, so that a bad preset stops the start with its name (exit 2).
         _ = try configuration.loadPresets()
+        let coders = ImageCodersManager.standard()
         if let fallback = command.fallbackImage ?? env("FALLBACK_IMAGE") {
-            let lowered = fallback.lowercased()
-            configuration.fallbackImage =
-                lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: fallback) : URL(fileURLWithPath: fallback)
-            guard configuration.fallbackImage != nil else { throw Self.bad("--fallback-image \(fallback) is not a URL") }
-            try configuration.checkFallbackImage(coders: .standard())
+            configuration.fallbackImage = try Self.fileOrWebURL(fallback, flag: "--fallback-image")
+            try configuration.checkFallbackImage(coders: coders)
         }
         if let metadata = command.metadata {
             configuration.metadataPolicy = metadata.policy
@@ -209,16 +216,13 @@ struct ServeSettings {
             configuration.metadataPolicy = metadata.policy
         }
         if let watermark = command.watermark ?? env("WATERMARK") {
-            let lowered = watermark.lowercased()
-            configuration.watermark =
-                lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? URL(string: watermark) : URL(fileURLWithPath: watermark)
-            guard configuration.watermark != nil else { throw Self.bad("--watermark \(watermark) is not a URL") }
+            configuration.watermark = try Self.fileOrWebURL(watermark, flag: "--watermark")
         }
         if let directory = command.watermarkDir ?? env("WATERMARK_DIR") {
             configuration.watermarkDirectory = URL(fileURLWithPath: directory, isDirectory: true)
         }
         configuration.watermarkAllowHosts = Set(list(command.watermarkAllowHost, "WATERMARK_ALLOW_HOST").map { $0.lowercased() })
-        try configuration.checkWatermark(coders: .standard())
+        try configuration.checkWatermark(coders: coders)
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
