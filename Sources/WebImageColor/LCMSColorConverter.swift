@@ -31,14 +31,27 @@ public final class LCMSColorConverter: ColorConverting {
 
     private let transforms = CostLRU<TransformKey, SRGBTransform>(costLimit: 64)
 
-    /// The CMYK profile for CMYK files that embed none.
-    public let standardCMYKProfile: ColorProfile?
+    /// The CMYK profile given, or nil to use the installed one (read on first need).
+    private let givenCMYKProfile: ColorProfile??
 
-    /// A converter with its own table of transforms, converting untagged CMYK through
-    /// `standardCMYKProfile` (by default the first of ``standardCMYKProfilePaths`` that holds a
-    /// CMYK profile; nil leaves untagged CMYK to the decoder's formula).
-    public init(standardCMYKProfile: ColorProfile? = LCMSColorConverter.installedCMYKProfile()) {
-        self.standardCMYKProfile = standardCMYKProfile
+    /// The CMYK profile for CMYK files that embed none: the one given, else the first of
+    /// ``standardCMYKProfilePaths`` that holds a CMYK profile, read once per process when an
+    /// untagged CMYK file first needs it (not when a converter is made, so start-up reads no file).
+    public var standardCMYKProfile: ColorProfile? { givenCMYKProfile ?? Self.installed }
+
+    /// The installed standard profile, read on first use.
+    private static let installed = installedCMYKProfile()
+
+    /// A converter with its own table of transforms, converting untagged CMYK through the
+    /// installed standard profile (``standardCMYKProfile``).
+    public init() {
+        givenCMYKProfile = nil
+    }
+
+    /// A converter converting untagged CMYK through `standardCMYKProfile`; nil leaves untagged
+    /// CMYK to the decoder's formula.
+    public init(standardCMYKProfile: ColorProfile?) {
+        givenCMYKProfile = .some(standardCMYKProfile)
     }
 
     /// Where the standard CMYK profile is looked for: `$WEBIMAGE_CMYK_PROFILE` when set, then
