@@ -83,7 +83,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
         let server = LoopbackHTTPServer(
             host: host, port: port, certificate: certificate, serverChannel: listener.channel, connections: connections)
-        let task = Task<Void, Never> {
+        let task = Task<Void, Never>(executorPreference: LoopbackExecutor.shared) {
             try? await listener.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in inbound {
@@ -203,7 +203,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
         updateLog { $0.requests.append(recorded) }
         let response = await handler?(recorded) ?? .status(404, "no route for \(path)")
-        let script = Task { try await Self.play(response, outbound: outbound) }
+        let script = Task(executorPreference: LoopbackExecutor.shared) { try await Self.play(response, outbound: outbound) }
         channel.closeFuture.whenComplete { _ in script.cancel() }
         let outcome: ResponseOutcome
         do {

@@ -93,8 +93,14 @@ struct HostileLoadTests {
             try await Self.waitUntil("the slot to be given back", within: .seconds(20)) { limiter.running == 0 }
             print("timeout test: the slot was free \(clock.now - start) after the request started")
             #expect(harness.server.service.jobs.count == 0)
-            // And the next request is served at once.
-            #expect(try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status == 200)
+            // And the next request is served: the freed slot takes it. Its own 1 s deadline can pass
+            // on a starved CI core, so a 504 is tried again (a held slot would 504 every time).
+            var status = 0
+            for _ in 0..<5 {
+                status = try await harness.image("rs:fit:64:64", "/a.jpg", ext: "png").status
+                if status != 504 { break }
+            }
+            #expect(status == 200)
         }
     }
 
