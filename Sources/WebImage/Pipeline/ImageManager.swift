@@ -116,8 +116,8 @@ public final class ImageManager: Sendable {
     /// or when the key filter turns caching off.
     public func cacheKey(for request: ImageRequest) -> String? { prepare(request).cacheKey }
 
-    /// How many shared tasks are running (final images, then download+decode stages), those of
-    /// requests that share no work included.
+    /// How many shared tasks are running (final images, transformer-chain prefixes included, then
+    /// download+decode stages), those of requests that share no work included.
     public var runningTaskCounts: (finals: Int, fetches: Int) { (finals.count, fetches.count) }
 
     // MARK: Internals
