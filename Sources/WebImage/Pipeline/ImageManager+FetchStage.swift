@@ -21,6 +21,14 @@ extension ImageManager {
         if plan.options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "\(plan.url.absoluteString) is not cached and the request is fromCacheOnly")
         }
+        if let provider = request.dataProvider {
+            let result = try await provideOriginal(plan, from: provider)
+            let image = try await decode(result.data, plan: plan, key: plan.originalKey)
+            storeOriginal(image: image, result: result, plan: plan, cache: cache)
+            if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
+            job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: plan.url)))
+            return
+        }
         let loader = request.loading.loader ?? configuration.loader
         // The request's URL, then each fallback: downloaded and decoded until one gives an image.
         let (answer, source) = try await firstAnswer(plan, loader: loader) { source, index in

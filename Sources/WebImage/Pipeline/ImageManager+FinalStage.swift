@@ -10,32 +10,52 @@ extension ImageManager {
         let refreshing = plan.options.contains(.refreshCached)
         var cached: CachedImage?
         if !plan.options.contains(.fromLoaderOnly), request.caching.queryType != .none {
-            cached = await queryCache(cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: true)
+            cached = await queryCache(
+                cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: !plan.isIntermediate)
         }
         if let cached {
             job.send(.value(ImageResponse(
                 image: cached.image, data: cached.data, cacheType: cached.cacheType, url: plan.url, isFinal: !refreshing)))
             if !refreshing { return }
         }
-        var revalidation: HTTPCacheMetadata?
-        if cached != nil {
-            revalidation = await storedValidators(plan)
+        // A chain of two or more steps is its prefix's result plus its last step: requests that
+        // share the prefix compute it once, and a cached prefix is found in memory or on disk.
+        // (A refresh revalidates the original, so it goes through the original.)
+        let intermediate = cached == nil && !refreshing ? plan.intermediate : nil
+        let fetched: FetchedImage
+        if let intermediate {
+            let prefix = try await awaitDependency(
+                finals, key: intermediate.plan.finalKey, shared: sharesWork(request), for: job, describing: plan.url
+            ) { [self] prefixJob in
+                try await runFinal(intermediate.plan, job: prefixJob)
+            }
+            // The prefix carries bytes only when its pixels are the original's (no step changed them).
+            fetched = FetchedImage(
+                image: prefix.image, data: prefix.data, cacheType: prefix.cacheType, sourceURL: prefix.sourceURL)
+        } else {
+            var revalidation: HTTPCacheMetadata?
+            if cached != nil {
+                revalidation = await storedValidators(plan)
+            }
+            fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
+            if fetched.notModified { return }
         }
-        let fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
-        if fetched.notModified { return }
         guard var image = fetched.image else {
             throw WebImageError(.badImageData, "no image could be made from \(plan.url.absoluteString)")
         }
         // A thumbnail or first frame is not what the original's bytes encode: it carries none.
         var data = request.decodesFullImage ? fetched.data : nil
         // The decoded original goes into memory at once, so the next request is a memory hit
-        // (never a thumbnail or a first frame under the original key).
-        if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.decodesFullImage {
+        // (never a thumbnail or a first frame under the original key, nor a prefix's result).
+        if intermediate == nil, fetched.cacheType != .memory, plan.originalStoreType.includesMemory,
+            request.decodesFullImage
+        {
             (request.caching.originalCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
         }
         if plan.hasDerivedKey {
             var transformed = false
-            if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
+            let transformer = intermediate?.last ?? request.transformer
+            if let transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
                 let source = image
                 image = try await timed(.transform, plan, key: plan.key) {
                     try await limiter.run { try transformer.transformWrappingErrors(source) }
@@ -105,33 +125,11 @@ extension ImageManager {
     private func fetch(
         _ plan: RequestPlan, for final: SharedJob<ImageResponse>, revalidation: HTTPCacheMetadata?, revalidating: Bool
     ) async throws -> FetchedImage {
-        let (stream, continuation) = AsyncThrowingStream<FetchedImage, any Error>.makeStream()
-        let sink: SharedJob<FetchedImage>.Sink = { event in
-            switch event {
-            case .progress(let progress): final.send(.progress(progress))
-            case .preview(let preview): final.send(.preview(preview))
-            case .value(let fetched): continuation.yield(fetched)
-            case .finished(let error):
-                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-            }
-        }
-        let body: @Sendable (SharedJob<FetchedImage>) async throws -> Void = { [self] job in
+        try await awaitDependency(
+            fetches, key: plan.fetchKey(revalidating: revalidating), shared: sharesWork(plan.request), for: final,
+            describing: plan.url
+        ) { [self] job in
             try await runFetch(plan, job: job, revalidation: revalidation, revalidating: revalidating)
-        }
-        let (job, id): (SharedJob<FetchedImage>, Int)
-        if plan.request.hasCustomComponents {
-            (job, id) = fetches.solo(priority: final.priority, sink: sink, body: body)
-        } else {
-            (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
-        }
-        if final.priority > job.priority { job.setPriority(final.priority) }
-        final.onPriorityChange { job.setPriority($0) }
-        defer { final.onPriorityChange(nil) }
-        return try await withTaskCancellationHandler {
-            for try await fetched in stream { return fetched }
-            throw WebImageError(.cancelled, "the download of \(plan.url.absoluteString) ended without an image")
-        } onCancel: {
-            job.unsubscribe(id)
         }
     }
 }

@@ -7,6 +7,9 @@ struct RequestPlan: Sendable {
     let identity: ImageRequest.ResultIdentity
     /// The final key (thumbnail, first-frame and transformer suffixes included).
     let key: String
+    /// Whether this plan makes a transformer chain's prefix for a longer chain
+    /// (``intermediate``): its disk hits are not promoted to memory.
+    var isIntermediate = false
 
     /// The plan of `request` for `url`, whose original key is `originalKey`.
     init(request: ImageRequest, url: URL, originalKey: String) {
