@@ -101,7 +101,7 @@ extension ImageManager {
             options: options, transition: transition, progress: progress, completion: completion)
     }
 
-    /// ``load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)-(ImageRequest,_,_,_,_,_,_,_)``
+    /// ``load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)-(ImageRequest,_,_,_,_,_,_,_,_)``
     /// without handlers: the target shows what comes.
     ///
     /// ```swift
