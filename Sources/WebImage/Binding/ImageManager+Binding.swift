@@ -36,7 +36,8 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
         completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
@@ -92,7 +93,8 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
         completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
@@ -111,7 +113,8 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil
     ) -> ImageTask? {
         load(
             request, into: target, key: key, placeholder: placeholder, failureImage: failureImage, options: options,
@@ -127,7 +130,8 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil
     ) -> ImageTask? {
         load(
             ImageRequest(url: url), into: target, key: key, placeholder: placeholder, failureImage: failureImage,
