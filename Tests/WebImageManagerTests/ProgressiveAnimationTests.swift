@@ -63,16 +63,17 @@ struct ProgressiveAnimationTests {
         #expect(!partial.isComplete)
     }
 
-    @Test func aGIFPlaysWhileItDownloadsWaitsForFramesAndLoopsOnceComplete() async throws {
+    @Test(arguments: [ImageFormat.gif, .webp, .png])
+    func anAnimationPlaysWhileItDownloadsWaitsForFramesAndLoopsOnceComplete(format: ImageFormat) async throws {
         try await withHarness { harness in
             let coders = ImageCodersManager.standard()
-            let gif = try Self.animation(.gif)
-            let first = Self.prefixLength(of: gif, holding: 2, coders: coders)
-            let second = Self.prefixLength(of: gif, holding: 4, coders: coders)
-            let parts = [gif.prefix(first), gif[first..<second], gif[second...]]
+            let bytes = try Self.animation(format)
+            let first = Self.prefixLength(of: bytes, holding: 2, coders: coders)
+            let second = Self.prefixLength(of: bytes, holding: 4, coders: coders)
+            let parts = [bytes.prefix(first), bytes[first..<second], bytes[second...]]
             let gates = [TestGate(), TestGate()]
-            harness.server.route("/growing.gif", response: TestResponse(
-                status: 200, headers: [("Content-Type", "image/gif")],
+            harness.server.route("/growing", response: TestResponse(
+                status: 200, headers: [("Content-Type", "image/\(format.rawValue)")],
                 body: TestResponse.steps(Data(parts[0])) + [.wait(gates[0])] + TestResponse.steps(Data(parts[1]))
                     + [.wait(gates[1])] + TestResponse.steps(Data(parts[2]))))
 
@@ -84,7 +85,7 @@ struct ProgressiveAnimationTests {
             player.play()
             func next() async -> (Int, Int)? { await frames.next().map { ($0.index, $0.loop) } }
 
-            var request = ImageLoad.Request(url: harness.server.url("/growing.gif"))
+            var request = ImageLoad.Request(url: harness.server.url("/growing"))
             request.reportsPartialData = true
             let load = harness.http.load(request)
             let feeder = Task {
@@ -130,7 +131,7 @@ struct ProgressiveAnimationTests {
             }
             #expect(played == [4, 5, 0, 1, 2, 3, 4, 5])
             #expect(loops == [0, 0, 1, 1, 1, 1, 1, 1])
-            #expect(harness.server.requestCount("/growing.gif") == 1)
+            #expect(harness.server.requestCount("/growing") == 1)
         }
     }
 }
