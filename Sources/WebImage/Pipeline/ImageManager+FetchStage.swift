@@ -52,7 +52,7 @@ extension ImageManager {
             return
         }
         storeOriginal(image: image, result: result, plan: plan, cache: cache)
-        if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
+        if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
         job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: source)))
     }
 
@@ -111,15 +111,15 @@ extension ImageManager {
     /// store. (Each final stage puts its image in memory itself, at once.)
     private func storeOriginal(image: Image, result: ImageLoad.Result, plan: RequestPlan, cache: ImageCache) {
         if plan.originalStoreType.includesDisk, !plan.options.contains(.waitStoreCache) {
-            Task { await pendingStore(plan: plan, result: result, cache: cache) }
+            Task { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
         }
     }
 
-    /// Writes the original bytes as downloaded, with the response's validators, to disk; a failure
-    /// is logged.
-    private func pendingStore(plan: RequestPlan, result: ImageLoad.Result, cache: ImageCache) async {
+    /// Writes the original bytes (as downloaded, or through the cache serializer), with the
+    /// response's validators, to disk; a failure is logged.
+    private func pendingStore(plan: RequestPlan, result: ImageLoad.Result, image: Image, cache: ImageCache) async {
         do {
-            try await storeOriginalBytes(plan: plan, result: result, cache: cache)
+            try await storeOriginalBytes(plan: plan, result: result, image: image, cache: cache)
         } catch {
             logger.warning("could not store \(plan.originalKey) on disk: \(error)")
         }

@@ -37,7 +37,11 @@ extension ImageManager {
             if cached != nil {
                 revalidation = await storedValidators(plan)
             }
-            fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
+            if cached == nil, let poster = firstFrameInMemory(plan, cache: cache) {
+                fetched = poster
+            } else {
+                fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
+            }
             if fetched.notModified { return }
         }
         guard var image = fetched.image else {
@@ -73,6 +77,17 @@ extension ImageManager {
         }
         job.send(.value(ImageResponse(
             image: image, data: data, cacheType: fetched.cacheType, url: plan.url, sourceURL: fetched.sourceURL)))
+    }
+
+    /// The first frame of the full image already in memory, for a first-frame-only request that
+    /// may answer from memory: its poster, without the animation (no download, no decode).
+    private func firstFrameInMemory(_ plan: RequestPlan, cache: ImageCache) -> FetchedImage? {
+        guard let key = plan.fullImageKey, plan.request.caching.queryType.includesMemory,
+            plan.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
+            let full = (key == plan.originalKey ? plan.request.caching.originalCache ?? cache : cache).memoryImage(forKey: key)
+        else { return nil }
+        metrics.memoryHits.increment()
+        return FetchedImage(image: full.firstFrame, cacheType: .memory)
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,

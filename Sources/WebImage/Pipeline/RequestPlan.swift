@@ -40,6 +40,18 @@ struct RequestPlan: Sendable {
         return request.decodesFullImage ? type : type.intersection(.disk)
     }
 
+    /// For a first-frame-only request (no thumbnail): the key the full decode with the same
+    /// options has in memory, whose animation's first frame answers it without a download or a
+    /// decode (SDWebImage's `decodeFirstFrameOnly` on an animated image in memory). Nil otherwise.
+    var fullImageKey: String? {
+        let decoding = identity.source.decoding
+        guard decoding.firstFrameOnly, decoding.thumbnailPixelSize == nil else { return nil }
+        var full = identity
+        full.source.decoding.firstFrameOnly = false
+        full.transformerKey = nil
+        return full.cacheKey
+    }
+
     /// The tiers the download+decode stage stores the original in.
     var originalStoreType: ImageCacheType {
         let type = hasDerivedKey ? request.caching.originalStoreType : request.caching.storeType
