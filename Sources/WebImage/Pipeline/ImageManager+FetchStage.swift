@@ -25,7 +25,7 @@ extension ImageManager {
             let result = try await provideOriginal(plan, from: provider)
             let image = try await decode(result.data, plan: plan, key: plan.originalKey)
             storeOriginal(image: image, result: result, plan: plan, cache: cache)
-            if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
+            if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
             job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: plan.url)))
             return
         }
