@@ -121,6 +121,23 @@ struct IntermediateResultsTests {
         }
     }
 
+    @Test func aNestedChainSharesItsPrefixWithAFlatOne() async throws {
+        try await withHarness { harness in
+            harness.server.route("/n.png", response: .ok(try Fixture.png()))
+            let steps = StepCounter()
+            var flat = ImageRequest(url: harness.server.url("/n.png"), options: [.waitStoreCache])
+            flat.transformer = steps.chain(tail: "flip")
+            var nested = flat
+            nested.transformer = ChainedTransformer([ChainedTransformer([steps.resize, steps.blur]), steps.tailStep("tint")])
+            let manager = try harness.makeManager()
+            _ = try await manager.image(for: flat)
+            let response = try await manager.image(for: nested)
+            #expect(response.cacheType == .disk)
+            #expect(steps["resize32"] == 1 && steps["blur2"] == 1 && steps["tint"] == 1)
+            #expect(harness.server.requestCount("/n.png") == 1)
+        }
+    }
+
     @Test func withCoalescingOffEveryRequestDoesItsOwnWork() async throws {
         try await withHarness { harness in
             let gate = TestGate()

@@ -42,7 +42,7 @@ extension ImageManager {
         guard !isInvalidated else { throw Self.invalidatedError }
         var request = prepare(request)
         metrics.requests.increment()
-        guard let url = request.sourceURL else { throw WebImageError(.invalidURL, "the request has no valid URL") }
+        guard let url = request.namingURL else { throw WebImageError(.invalidURL, "the request has no valid URL") }
         let key: String
         if let filtered = request.originalCacheKey {
             guard !filtered.isEmpty else {

@@ -111,7 +111,7 @@ public struct ImageRequest: Sendable {
     /// for ``Options/decodeFirstFrameOnly``, then the transformer's key (SDWebImage's order, with
     /// the first-frame part added).
     public var cacheKey: String? {
-        guard let url = sourceURL, let originalKey = originalCacheKey else { return nil }
+        guard let url = namingURL, let originalKey = originalCacheKey else { return nil }
         return identity(url: url, originalKey: originalKey).cacheKey
     }
 

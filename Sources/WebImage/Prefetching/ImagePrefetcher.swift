@@ -149,7 +149,7 @@ public final class ImagePrefetcher: Sendable {
         case .normal: break
         case .high: request.options.insert(.highPriority)
         }
-        let url = request.sourceURL
+        let url = request.namingURL
         do {
             let cacheType: ImageCacheType
             switch destination {
