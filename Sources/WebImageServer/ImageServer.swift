@@ -51,6 +51,7 @@ public final class ImageServer: Sendable {
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
         loading.totalTimeout = configuration.limits.requestTimeout
         loading.urlPolicy = configuration.urlPolicy
+        loading.s3 = configuration.s3
         loading.maximumConcurrentDownloads = max(16, configuration.concurrency * 4)
         if configuration.originRetries > 0 {
             loading.retryStrategy = .exponentialBackoff(maximumRetries: configuration.originRetries)
