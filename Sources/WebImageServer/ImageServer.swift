@@ -47,6 +47,7 @@ public final class ImageServer: Sendable {
         try configuration.checkFallbackImage(coders: .standard())
         try configuration.checkWatermark(coders: .standard())
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
+        try configuration.checkS3()
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
         loading.totalTimeout = configuration.limits.requestTimeout

@@ -6,9 +6,10 @@ import WebImageHTTPTesting
 
 /// `s3://` loads through the HTTP loader against the loopback server standing in for an S3
 /// endpoint: path-style addressing, every request signed as it arrived (checked by signing the
-/// received request again), the conditional and range fields signed, retries signed afresh, the
-/// allowlist and missing credentials refused before any request, the store's XML errors typed,
-/// the URL policy skipped for the configured endpoint only, and the byte limit.
+/// received request again), the conditional fields signed, retries and redirect hops signed
+/// afresh, one request for concurrent loads, the allowlist and missing credentials refused before
+/// any request, the store's XML errors typed, the URL policy skipped for the configured endpoint
+/// only, and the byte limit.
 @Suite("HTTP loader: s3:// sources, signed", .timeLimit(.minutes(3)))
 struct S3LoaderTests {
     static let credentials = S3Credentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret/key+1", sessionToken: "session")
@@ -113,6 +114,33 @@ struct S3LoaderTests {
             #expect(requests.count == 2)
             #expect(requests.allSatisfy { Self.hasValidSignature($0) })
             #expect(requests.allSatisfy { $0.headers.filter { $0.name.lowercased() == "authorization" }.count == 1 })
+        }
+    }
+
+    @Test func aRedirectHopToTheStoreIsSignedForItsOwnPath() async throws {
+        try await Self.withStore { server, loader in
+            let data = testBytes(700)
+            server.route("/photos/old.png", response: .redirect(to: "/photos/new.png", status: 307))
+            server.route("/photos/new.png", response: .ok(data))
+            let result = try await loader.load(ImageLoad.Request(url: URL(string: "s3://photos/old.png")!)).result()
+            #expect(result.data == data)
+            let requests = server.log.requests
+            #expect(requests.map(\.path) == ["/photos/old.png", "/photos/new.png"])
+            #expect(requests.allSatisfy { Self.hasValidSignature($0) })
+            #expect(requests[0].header("Authorization") != requests[1].header("Authorization"))
+        }
+    }
+
+    @Test func concurrentLoadsOfOneObjectShareOneSignedRequest() async throws {
+        try await Self.withStore { server, loader in
+            let data = testBytes(2_000)
+            server.route("/photos/shared.png", response: .trickle(data, bytesPerStep: 200, interval: .milliseconds(20)))
+            let url = URL(string: "s3://photos/shared.png")!
+            async let first = loader.load(ImageLoad.Request(url: url)).result()
+            async let second = loader.load(ImageLoad.Request(url: url)).result()
+            let results = try await [first, second]
+            #expect(results.allSatisfy { $0.data == data })
+            #expect(server.requestCount("/photos/shared.png") == 1)
         }
     }
 
