@@ -136,6 +136,17 @@ struct AWSSignatureV4Tests {
         #expect(again.headers["Authorization"] != authorization)
     }
 
+    @Test("credentials print and dump without their secret")
+    func credentialsStayOutOfLogs() {
+        let credentials = S3Credentials(accessKeyID: "AKIDSHOWN", secretAccessKey: "hidden-secret", sessionToken: "hidden-token")
+        var dumped = ""
+        dump(S3Configuration(credentials: credentials), to: &dumped)
+        for text in ["\(credentials)", String(reflecting: credentials), dumped] {
+            #expect(text.contains("AKIDSHOWN"))
+            #expect(!text.contains("hidden"), "\(text)")
+        }
+    }
+
     @Test("s3:// URLs: bucket and key, path-style on a custom endpoint, and what is refused")
     func locations() throws {
         let object = try S3Location(URL(string: "s3://photos/2026/cat%20one+two.jpg")!)

@@ -2,8 +2,8 @@ public import Foundation
 import WebImage
 
 /// An access key of AWS (or of an S3-compatible store), with the session token of temporary
-/// credentials.
-public struct S3Credentials: Sendable, Hashable {
+/// credentials. Printed or dumped, it shows the key ID only: the secret and the token stay out of logs.
+public struct S3Credentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The access key ID (`AWS_ACCESS_KEY_ID`).
     public var accessKeyID: String
     /// The secret access key (`AWS_SECRET_ACCESS_KEY`).
@@ -16,6 +16,14 @@ public struct S3Credentials: Sendable, Hashable {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
+    }
+
+    public var description: String {
+        "S3Credentials(accessKeyID: \(accessKeyID), secretAccessKey: <redacted>\(sessionToken == nil ? "" : ", sessionToken: <redacted>"))"
+    }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["accessKeyID": accessKeyID, "secretAccessKey": "<redacted>"], displayStyle: .struct)
     }
 }
 
