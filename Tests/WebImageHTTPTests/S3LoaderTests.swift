@@ -6,10 +6,10 @@ import WebImageHTTPTesting
 
 /// `s3://` loads through the HTTP loader against the loopback server standing in for an S3
 /// endpoint: path-style addressing, every request signed as it arrived (checked by signing the
-/// received request again), the conditional fields signed, retries and redirect hops signed
-/// afresh, one request for concurrent loads, the allowlist and missing credentials refused before
-/// any request, the store's XML errors typed, the URL policy skipped for the configured endpoint
-/// only, and the byte limit.
+/// received request again), the conditional and range fields signed (a revalidation, a resume),
+/// retries and redirect hops signed afresh, one request for concurrent loads, the allowlist and
+/// missing credentials refused before any request, the store's XML errors typed, the URL policy
+/// skipped for the configured endpoint only, and the byte limit.
 @Suite("HTTP loader: s3:// sources, signed", .timeLimit(.minutes(3)))
 struct S3LoaderTests {
     static let credentials = S3Credentials(accessKeyID: "AKIDTEST", secretAccessKey: "secret/key+1", sessionToken: "session")
@@ -128,6 +128,22 @@ struct S3LoaderTests {
             #expect(requests.map(\.path) == ["/photos/old.png", "/photos/new.png"])
             #expect(requests.allSatisfy { Self.hasValidSignature($0) })
             #expect(requests[0].header("Authorization") != requests[1].header("Authorization"))
+        }
+    }
+
+    @Test func aCutDownloadResumesWithItsRangeAndIfRangeSigned() async throws {
+        try await Self.withStore { server, loader in
+            let data = testBytes(10_000)
+            let ranges = LockedValues()
+            HTTPResumeTests.route(server, "/photos/cut.png", data: data, cut: 4_000, ranges: ranges)
+            let url = URL(string: "s3://photos/cut.png")!
+            #expect(await loadError(loader.load(ImageLoad.Request(url: url)))?.code == .networkError)
+            let result = try await loader.load(ImageLoad.Request(url: url)).result()
+            #expect(result.data == data)
+            #expect(ranges.values == ["-", "bytes=4000-"])
+            let resumed = try #require(server.log.requests.last)
+            #expect(resumed.header("Authorization")?.contains("SignedHeaders=host;if-range;range;x-amz-content-sha256;") == true)
+            #expect(Self.hasValidSignature(resumed))
         }
     }
 
