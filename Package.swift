@@ -173,6 +173,8 @@ let package = Package(
                     name: "WebImageHTTPCookies",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // AWS Signature V4 for s3:// sources (HMAC-SHA256, SHA-256).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -311,7 +313,7 @@ let package = Package(
             name: "WebImageCLITests",
             dependencies: [
                 "webimage", "webimage-peak-rss", "webimage-player-probe", "webimage-svg-render", "WebImageCodecs",
-                "WebImageHTTPTesting",
+                "WebImageHTTP", "WebImageHTTPTesting",
                 "WebImageTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
