@@ -109,3 +109,18 @@ struct PixelKernelPathTests {
         }
     }
 }
+
+@Suite("Resampler's known-opaque hint")
+struct ResamplerKnownOpaqueTests {
+    @Test("An opaque straight image resamples to the same bytes with or without the hint")
+    func sameBytes() {
+        var generator = SplitMix64(seed: 8)
+        let input = TestRandom.image(PixelSize(width: 203, height: 101), alphaMode: .straight, translucent: false, using: &generator)
+        for gap in [nil, Optional(2.0)] {
+            let hinted = Resampler.resample(input, to: PixelSize(width: 40, height: 21), reducingGap: gap, knownOpaque: true)
+            let scanned = Resampler.resample(input, to: PixelSize(width: 40, height: 21), reducingGap: gap)
+            #expect(hinted == scanned)
+            #expect(hinted.alphaMode == .straight)
+        }
+    }
+}
