@@ -96,20 +96,71 @@ AVX2 static inline __m256i pack256(__m256i sums0, __m256i sums1, __m256i sums2, 
     return _mm256_min_epu8(bytes, _mm256_shuffle_epi8(bytes, alpha));
 }
 
+/// Eight taps of one row: eight pixels (lane 0 the first four) multiply-added with their lane's
+/// weight pairs; two partial sums per row, one per lane.
+AVX2 static inline __m256i horizontal_taps8(__m256i sums, const uint8_t *pixel, __m256i lo, __m256i hi,
+                                            __m256i weightsLo, __m256i weightsHi) {
+    __m256i value = _mm256_loadu_si256((const __m256i *)pixel);
+    sums = _mm256_add_epi32(sums, _mm256_madd_epi16(_mm256_shuffle_epi8(value, lo), weightsLo));
+    return _mm256_add_epi32(sums, _mm256_madd_epi16(_mm256_shuffle_epi8(value, hi), weightsHi));
+}
+
+/// Two rows' partial sums (two lanes each) added: lane r holds row r's four channels.
+AVX2 static inline __m256i fold_rows(__m256i row0, __m256i row1) {
+    return _mm256_add_epi32(_mm256_permute2x128_si256(row0, row1, 0x20), _mm256_permute2x128_si256(row0, row1, 0x31));
+}
+
+/// Stores lane 0's pixel in `out0` and lane 1's in `out1`.
+AVX2 static inline void store_rows(__m256i sums, uint8_t *out0, uint8_t *out1) {
+    __m256i bytes = pack256(sums, sums, sums, sums);
+    int32_t pixel0 = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
+    int32_t pixel1 = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
+    memcpy(out0, &pixel0, 4);
+    memcpy(out1, &pixel1, 4);
+}
+
 AVX2 void wik_horizontal_avx2(const uint8_t *source, ptrdiff_t sourceRowBytes, uint8_t *output,
                               ptrdiff_t outputRowBytes, ptrdiff_t rows, ptrdiff_t width, const int16_t *taps,
                               ptrdiff_t tapStride, const ptrdiff_t *starts, const ptrdiff_t *counts) {
+    const __m256i lo = _mm256_setr_epi8(PAIR_LO, PAIR_LO), hi = _mm256_setr_epi8(PAIR_HI, PAIR_HI);
+    // Lane j multiplies pixels 4j…4j+3 of the eight: weight pairs 2j (LO) and 2j + 1 (HI).
+    const __m256i pairsLo = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2);
+    const __m256i pairsHi = _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3);
     ptrdiff_t y = 0;
+    // Four rows at a time share each output pixel's weights: eight taps per load, then the last
+    // taps (fewer than eight) two rows per register.
+    for (; y + 4 <= rows; y += 4) {
+        const uint8_t *row = source + y * sourceRowBytes;
+        uint8_t *out = output + y * outputRowBytes;
+        for (ptrdiff_t x = 0; x < width; x++) {
+            const uint8_t *p0 = row + 4 * starts[x], *p1 = p0 + sourceRowBytes;
+            const uint8_t *p2 = p1 + sourceRowBytes, *p3 = p2 + sourceRowBytes;
+            const int16_t *weight = taps + x * tapStride;
+            ptrdiff_t count = counts[x], k = 0;
+            __m256i sums0 = _mm256_setzero_si256(), sums1 = sums0, sums2 = sums0, sums3 = sums0;
+            for (; k + 8 <= count; k += 8) {
+                __m256i pairs = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(weight + k)));
+                __m256i weightsLo = _mm256_permutevar8x32_epi32(pairs, pairsLo);
+                __m256i weightsHi = _mm256_permutevar8x32_epi32(pairs, pairsHi);
+                sums0 = horizontal_taps8(sums0, p0 + 4 * k, lo, hi, weightsLo, weightsHi);
+                sums1 = horizontal_taps8(sums1, p1 + 4 * k, lo, hi, weightsLo, weightsHi);
+                sums2 = horizontal_taps8(sums2, p2 + 4 * k, lo, hi, weightsLo, weightsHi);
+                sums3 = horizontal_taps8(sums3, p3 + 4 * k, lo, hi, weightsLo, weightsHi);
+            }
+            __m256i rows01 = _mm256_add_epi32(fold_rows(sums0, sums1),
+                                              horizontal_sums2(p0 + 4 * k, p1 + 4 * k, weight + k, count - k));
+            __m256i rows23 = _mm256_add_epi32(fold_rows(sums2, sums3),
+                                              horizontal_sums2(p2 + 4 * k, p3 + 4 * k, weight + k, count - k));
+            store_rows(rows01, out + 4 * x, out + outputRowBytes + 4 * x);
+            store_rows(rows23, out + 2 * outputRowBytes + 4 * x, out + 3 * outputRowBytes + 4 * x);
+        }
+    }
     for (; y + 2 <= rows; y += 2) {
         const uint8_t *row0 = source + y * sourceRowBytes, *row1 = row0 + sourceRowBytes;
         uint8_t *out0 = output + y * outputRowBytes, *out1 = out0 + outputRowBytes;
         for (ptrdiff_t x = 0; x < width; x++) {
             __m256i sums = horizontal_sums2(row0 + 4 * starts[x], row1 + 4 * starts[x], taps + x * tapStride, counts[x]);
-            __m256i bytes = pack256(sums, sums, sums, sums);
-            int32_t pixel0 = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-            int32_t pixel1 = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-            memcpy(out0 + 4 * x, &pixel0, 4);
-            memcpy(out1 + 4 * x, &pixel1, 4);
+            store_rows(sums, out0 + 4 * x, out1 + 4 * x);
         }
     }
     for (; y < rows; y++) {
