@@ -40,11 +40,27 @@ AVX512 static inline __m512i pack512(__m512i sums0, __m512i sums1, __m512i sums2
     return _mm512_min_epu8(bytes, _mm512_shuffle_epi8(bytes, alpha));
 }
 
+/// Eight taps of two rows: eight pixels of each (the first row in lanes 0–1, the second in 2–3)
+/// multiply-added with their lane's weight pairs; two partial sums per row.
+AVX512 static inline __m512i horizontal_taps8x2(__m512i sums, const uint8_t *pixel0, const uint8_t *pixel1, __m512i lo,
+                                                __m512i hi, __m512i weightsLo, __m512i weightsHi) {
+    __m512i value = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)pixel0)),
+                                       _mm256_loadu_si256((const __m256i *)pixel1), 1);
+    sums = _mm512_add_epi32(sums, _mm512_madd_epi16(_mm512_shuffle_epi8(value, lo), weightsLo));
+    return _mm512_add_epi32(sums, _mm512_madd_epi16(_mm512_shuffle_epi8(value, hi), weightsHi));
+}
+
 AVX512 void wik_horizontal_avx512(const uint8_t *source, ptrdiff_t sourceRowBytes, uint8_t *output,
                                   ptrdiff_t outputRowBytes, ptrdiff_t rows, ptrdiff_t width, const int16_t *taps,
                                   ptrdiff_t tapStride, const ptrdiff_t *starts, const ptrdiff_t *counts) {
     const __m512i lo = repeat4(_mm_setr_epi8(PAIR_LO)), hi = repeat4(_mm_setr_epi8(PAIR_HI));
+    // Lanes 0 and 2 multiply pixels 0…3 of their row's eight (weight pairs 0 and 1), lanes 1 and 3
+    // pixels 4…7 (pairs 2 and 3).
+    const __m512i pairsLo = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0, 2, 2, 2, 2);
+    const __m512i pairsHi = _mm512_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3, 1, 1, 1, 1, 3, 3, 3, 3);
     ptrdiff_t y = 0;
+    // Four rows at a time share each output pixel's weights: eight taps of two rows per register,
+    // then the last taps (fewer than eight) one row per lane.
     for (; y + 4 <= rows; y += 4) {
         const uint8_t *row = source + y * sourceRowBytes;
         uint8_t *out = output + y * outputRowBytes;
@@ -53,7 +69,17 @@ AVX512 void wik_horizontal_avx512(const uint8_t *source, ptrdiff_t sourceRowByte
             const uint8_t *p2 = p1 + sourceRowBytes, *p3 = p2 + sourceRowBytes;
             const int16_t *weight = taps + x * tapStride;
             ptrdiff_t count = counts[x], k = 0;
-            __m512i sums = _mm512_setzero_si512();
+            __m512i rows01 = _mm512_setzero_si512(), rows23 = rows01;
+            for (; k + 8 <= count; k += 8) {
+                __m512i pairs = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(weight + k)));
+                __m512i weightsLo = _mm512_permutexvar_epi32(pairsLo, pairs);
+                __m512i weightsHi = _mm512_permutexvar_epi32(pairsHi, pairs);
+                rows01 = horizontal_taps8x2(rows01, p0 + 4 * k, p1 + 4 * k, lo, hi, weightsLo, weightsHi);
+                rows23 = horizontal_taps8x2(rows23, p2 + 4 * k, p3 + 4 * k, lo, hi, weightsLo, weightsHi);
+            }
+            // Each row's two lanes added: lane r of the result holds row r's four channels.
+            __m512i sums = _mm512_add_epi32(_mm512_shuffle_i32x4(rows01, rows23, 0x88),
+                                            _mm512_shuffle_i32x4(rows01, rows23, 0xDD));
             for (; k + 4 <= count; k += 4) {
                 __m512i value = lanes4(_mm_loadu_si128((const __m128i *)(p0 + 4 * k)),
                                        _mm_loadu_si128((const __m128i *)(p1 + 4 * k)),
