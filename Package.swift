@@ -48,10 +48,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // MARK: Core: pure Swift, no C.
+        // MARK: Core: Swift, plus the pixel kernels' AVX2/AVX-512 versions in C (chosen at run time;
+        // Swift's own SIMD kernels elsewhere and as the reference). No system libraries.
+        .target(name: "CPixelKernels", path: "Sources/C/CPixelKernels"),
         .target(
             name: "WebImage",
             dependencies: [
+                "CPixelKernels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
