@@ -9,10 +9,17 @@
 # corpus's photos in place (WEBIMAGE_CORPUS, default /work/shared/corpus/public), or photo-like
 # JPEGs made by webimage-bench when there is no corpus. Prints requests/s and p99 for each
 # service and mode, the service's CPU time per request (user + system, from /proc: unlike
-# requests/s it barely depends on what else the machine runs), and our ratios (the issue's goal:
-# >= 10x thumbor cached, >= 3x cold).
+# requests/s it barely depends on what else the machine runs), and our ratios (issue 28's goal:
+# >= 10x thumbor cached, >= 4x cold, with presets and watermarks on).
 #
-#   Benchmarks/serve-compare.sh [--install-thumbor] [--no-thumbor] [--no-webimage]
+# By default every thumbnail carries a watermark (a 25 %-wide PNG with alpha, at 50 % opacity, in
+# the bottom-right corner): thumbor's `watermark` filter loads it from the origin, webimage serve
+# takes it from `--watermark FILE` through a preset (`pr:thumb`, defined with `--preset`). With
+# --plain, neither has a watermark and webimage uses its options inline (issue 16's runs).
+# It also times vipsthumbnail making the same thumbnails, one process per round, and prints its CPU
+# per image beside the services' cold CPU per request (issue 29's bar).
+#
+#   Benchmarks/serve-compare.sh [--install-thumbor] [--no-thumbor] [--no-webimage] [--plain]
 #
 # thumbor runs from the venv Benchmarks/.build/thumbor-venv (THUMBOR_VENV), which
 # --install-thumbor makes with pip (`thumbor==7.8.0`); without it thumbor is skipped with a note.
@@ -21,13 +28,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-install_thumbor=0 run_thumbor=1 run_webimage=1
+install_thumbor=0 run_thumbor=1 run_webimage=1 watermarks=1
 for argument in "$@"; do
     case "$argument" in
     --install-thumbor) install_thumbor=1 ;;
     --no-thumbor) run_thumbor=0 ;;
     --no-webimage) run_webimage=0 ;;
-    *) echo "usage: $0 [--install-thumbor] [--no-thumbor] [--no-webimage]" >&2; exit 2 ;;
+    --plain) watermarks=0 ;;
+    *) echo "usage: $0 [--install-thumbor] [--no-thumbor] [--no-webimage] [--plain]" >&2; exit 2 ;;
     esac
 done
 duration="${DURATION:-10}"
@@ -77,6 +85,17 @@ if ((${#photos[@]} == 0)); then
         photos+=("generated-$size.jpg")
     done
 fi
+
+# The watermark: 200×80, a translucent white plate with a dark bar, with alpha.
+python3 - "$work/origin/watermark.png" <<'PY'
+import sys
+from PIL import Image, ImageDraw
+mark = Image.new("RGBA", (200, 80), (255, 255, 255, 0))
+draw = ImageDraw.Draw(mark)
+draw.rounded_rectangle((0, 0, 199, 79), radius=12, fill=(255, 255, 255, 160))
+draw.rectangle((20, 30, 179, 49), fill=(20, 20, 20, 230))
+mark.save(sys.argv[1])
+PY
 
 # A threaded file server: `/cold/<anything>/<name>` serves `<name>`, so every cold URL is new.
 cat >"$work/origin.py" <<'PYTHON'
@@ -209,7 +228,12 @@ CONF
         pids+=("$thumbor_pid")
         wait_for "http://127.0.0.1:$port/healthcheck"
         echo "thumbor $("$venv/bin/python" -c 'import thumbor; print(thumbor.__version__)') (one process, PIL engine, file result storage)"
-        bench_service thumbor "http://127.0.0.1:$port" "/unsafe/256x0/" bare "$thumbor_pid"
+        thumbor_options="/unsafe/256x0/"
+        if ((watermarks)); then
+            # watermark(image, x, y, transparency %, width % of the image): bottom right, 10 px in.
+            thumbor_options="/unsafe/256x0/filters:watermark($origin/watermark.png,-10,-10,50,25)/"
+        fi
+        bench_service thumbor "http://127.0.0.1:$port" "$thumbor_options" bare "$thumbor_pid"
         kill "$thumbor_pid"
     else
         echo "thumbor: skipped (no venv at $venv; run with --install-thumbor)"
@@ -223,17 +247,46 @@ if ((run_webimage)); then
     cli="$root/.build/release/webimage"
     if "$cli" serve --help >/dev/null 2>&1; then
         port="$(free_port)"
+        extra=() options="/unsafe/rs:fit:256:0/q:80/plain/"
+        if ((watermarks)); then
+            # The same mark: 50 % opacity, south-east, 10 px in, 25 % of the result's width.
+            extra=(--watermark "$work/origin/watermark.png" --preset "thumb=rs:fit:256:0/q:80/wm:0.5:soea:10:10:0.25")
+            options="/unsafe/pr:thumb/plain/"
+        fi
         "$cli" serve --port "$port" --allow-unsigned --allow-host 127.0.0.1 --cache-dir "$work/webimage-cache" --no-access-log \
-            >"$work/serve.log" 2>&1 &
+            "${extra[@]}" >"$work/serve.log" 2>&1 &
         serve_pid=$!
         pids+=("$serve_pid")
         wait_for "http://127.0.0.1:$port/health"
         echo "webimage serve ($(nproc) cores, memory and disk caches)"
-        bench_service webimage "http://127.0.0.1:$port" "/unsafe/rs:fit:256:0/q:80/plain/" encoded "$serve_pid"
+        bench_service webimage "http://127.0.0.1:$port" "$options" encoded "$serve_pid"
         kill "$serve_pid"
     else
         echo "webimage serve: skipped (this build has no serve subcommand)"
     fi
+fi
+
+# MARK: vipsthumbnail
+
+# CPU (user + system) per image of vipsthumbnail making the same 256 px JPEG thumbnails (quality
+# 80): three rounds, each one process over all the photos (its start-up shared by them).
+if command -v vipsthumbnail >/dev/null; then
+    mkdir -p "$work/vips"
+    vips_cpu="$(python3 - "$work/vips" "$work/origin" "${photos[@]}" <<'PY'
+import os, resource, subprocess, sys
+out, origin, photos = sys.argv[1], sys.argv[2], sys.argv[3:]
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+count = 0
+for _ in range(3):
+    subprocess.run(["vipsthumbnail", *[os.path.join(origin, photo) for photo in photos], "--size", "256x",
+                    "-o", os.path.join(out, "%s.jpg[Q=80]")], check=True)
+    count += len(photos)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+print(f"{cpu * 1000 / count:.2f}")
+PY
+)"
+    echo "vipsthumbnail $(vipsthumbnail --vips-version 2>/dev/null | head -1): ${vips_cpu} ms CPU per image (one process per round of ${#photos[@]} photos)"
 fi
 
 # MARK: summary
@@ -251,5 +304,11 @@ for mode in cached cold; do
     ours="$(cut -d' ' -f1 <<<"${figures["webimage $mode"]}")"
     theirs="$(cut -d' ' -f1 <<<"${figures["thumbor $mode"]}")"
     python3 -c "import sys; print(f'{sys.argv[1]}: webimage / thumbor = {float(sys.argv[2]) / float(sys.argv[3]):.1f}x requests/s (goal {sys.argv[4]})')" \
-        "$mode" "$ours" "$theirs" "$([[ $mode == cached ]] && echo '>= 10x' || echo '>= 3x')"
+        "$mode" "$ours" "$theirs" "$([[ $mode == cached ]] && echo '>= 10x' || echo '>= 4x')"
 done
+echo "watermarks and presets: $( ((watermarks)) && echo on || echo off)"
+if [[ -n "${vips_cpu:-}" && -n "${figures["webimage cold"]:-}" ]]; then
+    ours_cpu="$(cut -d' ' -f6 <<<"${figures["webimage cold"]}")"
+    python3 -c "import sys; print(f'cold CPU per request: webimage {sys.argv[1]} ms, vipsthumbnail {sys.argv[2]} ms per image: {float(sys.argv[1]) / float(sys.argv[2]):.2f}x (goal <= 1x)')" \
+        "$ours_cpu" "$vips_cpu"
+fi

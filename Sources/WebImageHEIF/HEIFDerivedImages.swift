@@ -35,8 +35,8 @@ enum HEIFDerivedImages {
         var needs: [Int: [Int]] = [:]
         for reference in references(bytes, in: iref) {
             switch reference.type {
-            case fourCC("dimg"): needs[reference.from, default: []] += reference.to
-            case fourCC("auxl"), fourCC("thmb"):
+            case ISOBMFFBoxReader.fourCC("dimg"): needs[reference.from, default: []] += reference.to
+            case ISOBMFFBoxReader.fourCC("auxl"), ISOBMFFBoxReader.fourCC("thmb"):
                 for master in reference.to { needs[master, default: []].append(reference.from) }
             default: continue
             }
@@ -88,7 +88,7 @@ enum HEIFDerivedImages {
     /// ignores it, so a file whose entry sizes lie still has its references followed; found by
     /// the `heif` fuzz target).
     static func references(_ bytes: UnsafeRawBufferPointer, in iref: Range<Int>) -> [Reference] {
-        guard let version = read(bytes, at: iref.lowerBound, bytes: 1), version <= 1 else { return [] }
+        guard let version = ISOBMFFBoxReader.read(bytes, at: iref.lowerBound, bytes: 1), version <= 1 else { return [] }
         let idBytes = version == 0 ? 2 : 4
         var reader = FieldReader(bytes: bytes, position: iref.lowerBound + 4, end: iref.upperBound)
         var references: [Reference] = []
@@ -106,9 +106,9 @@ enum HEIFDerivedImages {
     }
 
     /// The boxes inside `meta` (a full box: its children start after the version and flags).
-    private static func metaChildren(_ bytes: UnsafeRawBufferPointer) -> BoxReader? {
-        guard let meta = BoxReader(bytes: bytes, start: 0, end: bytes.count).child("meta") else { return nil }
-        return BoxReader(bytes: bytes, start: meta.lowerBound + 4, end: meta.upperBound)
+    private static func metaChildren(_ bytes: UnsafeRawBufferPointer) -> ISOBMFFBoxReader? {
+        guard let meta = ISOBMFFBoxReader(bytes: bytes, start: 0, end: bytes.count).child("meta") else { return nil }
+        return ISOBMFFBoxReader(bytes: bytes, start: meta.lowerBound + 4, end: meta.upperBound)
     }
 
     /// The canvas size of every grid and overlay item whose descriptor could be read.
@@ -139,29 +139,29 @@ enum HEIFDerivedImages {
     private static func descriptorSize(_ data: UnsafeRawBufferPointer, type: UInt32) -> PixelSize? {
         guard data.count >= 2, data[0] == 0 else { return nil }
         let wide = data[1] & 1 != 0
-        let offset = type == fourCC("grid") ? 4 : 10
-        guard let width = read(data, at: offset, bytes: wide ? 4 : 2),
-            let height = read(data, at: offset + (wide ? 4 : 2), bytes: wide ? 4 : 2)
+        let offset = type == ISOBMFFBoxReader.fourCC("grid") ? 4 : 10
+        guard let width = ISOBMFFBoxReader.read(data, at: offset, bytes: wide ? 4 : 2),
+            let height = ISOBMFFBoxReader.read(data, at: offset + (wide ? 4 : 2), bytes: wide ? 4 : 2)
         else { return nil }
         return PixelSize(width: width, height: height)
     }
 
     /// Item IDs of type `grid` or `iovl`, from the `infe` entries (versions 2 and 3) of `iinf`.
     private static func derivedItems(_ bytes: UnsafeRawBufferPointer, in iinf: Range<Int>) -> [Int: UInt32] {
-        guard let version = read(bytes, at: iinf.lowerBound, bytes: 1) else { return [:] }
-        var entries = BoxReader(bytes: bytes, start: iinf.lowerBound + 4 + (version == 0 ? 2 : 4), end: iinf.upperBound)
+        guard let version = ISOBMFFBoxReader.read(bytes, at: iinf.lowerBound, bytes: 1) else { return [:] }
+        var entries = ISOBMFFBoxReader(bytes: bytes, start: iinf.lowerBound + 4 + (version == 0 ? 2 : 4), end: iinf.upperBound)
         var items: [Int: UInt32] = [:]
         while let (type, body) = entries.next() {
-            guard type == fourCC("infe"), let infeVersion = read(bytes, at: body.lowerBound, bytes: 1), infeVersion >= 2 else {
+            guard type == ISOBMFFBoxReader.fourCC("infe"), let infeVersion = ISOBMFFBoxReader.read(bytes, at: body.lowerBound, bytes: 1), infeVersion >= 2 else {
                 continue
             }
             let idBytes = infeVersion == 2 ? 2 : 4
             let at = body.lowerBound + 4
-            guard let id = read(bytes, at: at, bytes: idBytes),
-                let itemType = read(bytes, at: at + idBytes + 2, bytes: 4).map(UInt32.init),
+            guard let id = ISOBMFFBoxReader.read(bytes, at: at, bytes: idBytes),
+                let itemType = ISOBMFFBoxReader.read(bytes, at: at + idBytes + 2, bytes: 4).map(UInt32.init),
                 at + idBytes + 6 <= body.upperBound
             else { continue }
-            if itemType == fourCC("grid") || itemType == fourCC("iovl") { items[id] = itemType }
+            if itemType == ISOBMFFBoxReader.fourCC("grid") || itemType == ISOBMFFBoxReader.fourCC("iovl") { items[id] = itemType }
         }
         return items
     }
@@ -205,18 +205,6 @@ enum HEIFDerivedImages {
         return locations
     }
 
-    /// A big-endian unsigned field of 1, 2, 4 or 8 bytes (0 bytes reads as 0), if it fits.
-    private static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int, bytes count: Int) -> Int? {
-        guard offset >= 0, count <= 8, offset <= bytes.count - count else { return nil }
-        var value: UInt64 = 0
-        for index in 0..<count { value = value << 8 | UInt64(bytes[offset + index]) }
-        return value > UInt64(Int.max) ? nil : Int(value)
-    }
-
-    static func fourCC(_ text: StaticString) -> UInt32 {
-        text.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
-    }
-
     /// Consecutive big-endian fields.
     private struct FieldReader {
         let bytes: UnsafeRawBufferPointer
@@ -224,46 +212,9 @@ enum HEIFDerivedImages {
         let end: Int
 
         mutating func read(_ count: Int) -> Int? {
-            guard position + count <= end, let value = HEIFDerivedImages.read(bytes, at: position, bytes: count) else { return nil }
+            guard position + count <= end, let value = ISOBMFFBoxReader.read(bytes, at: position, bytes: count) else { return nil }
             position += count
             return value
-        }
-    }
-
-    /// The boxes of one level: 32-bit sizes, 64-bit `largesize`, and 0 (to the end).
-    private struct BoxReader {
-        let bytes: UnsafeRawBufferPointer
-        var start: Int
-        let end: Int
-
-        /// The next box's type and body (after its header).
-        mutating func next() -> (type: UInt32, body: Range<Int>)? {
-            guard start + 8 <= end, let size32 = HEIFDerivedImages.read(bytes, at: start, bytes: 4),
-                let type = HEIFDerivedImages.read(bytes, at: start + 4, bytes: 4)
-            else { return nil }
-            var header = 8
-            var size = size32
-            if size32 == 1 {
-                guard let large = HEIFDerivedImages.read(bytes, at: start + 8, bytes: 8) else { return nil }
-                size = large
-                header = 16
-            } else if size32 == 0 {
-                size = end - start
-            }
-            guard size >= header, size <= end - start else { return nil }
-            defer { start += size }
-            return (UInt32(type), start + header..<start + size)
-        }
-
-        /// The body of the first box of `type` at this level, searched from this reader's position
-        /// (a full box's version and flags included).
-        func child(_ type: StaticString) -> Range<Int>? {
-            let wanted = HEIFDerivedImages.fourCC(type)
-            var reader = self
-            while let box = reader.next() {
-                if box.type == wanted { return box.body }
-            }
-            return nil
         }
     }
 }

@@ -99,9 +99,16 @@ public struct JXLCoder: ImageCoding {
         guard canEncode(format) else {
             throw WebImageError(.unsupportedFormat, "the JPEG XL coder cannot encode \(format)")
         }
+        let profile = image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil
+        let metadata = ImageMetadata.toWrite(for: image, options: options)
         if let animation = image.animation, animation.frameCount > 1, !options.firstFrameOnly {
-            return try JXLEncoder.encode(animation, options: options)
+            return try JXLEncoder.encode(animation, profile: profile, metadata: metadata, options: options)
         }
-        return try JXLEncoder.encode(image.pixels, options: options)
+        return try JXLEncoder.encode(image.pixels, profile: profile, metadata: metadata, options: options)
+    }
+
+    /// JPEG XL carries an RGB colour profile (the pixels are written in it).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 }

@@ -10,22 +10,29 @@ enum JXLEncoder {
     /// One still image: RGB when opaque, else RGBA with an 8-bit alpha channel. The coder always
     /// stores orientation 1 (encoders apply orientation first); tests store others.
     static func encode(
-        _ pixels: PixelBuffer, options: ImageEncodingOptions, storedOrientation: ImageOrientation = .up
+        _ pixels: PixelBuffer, profile: ColorProfile? = nil, metadata: ImageMetadata? = nil, options: ImageEncodingOptions,
+        storedOrientation: ImageOrientation = .up
     ) throws -> Data {
         let straight = pixels.unpremultiplied()
         let alpha = !straight.isOpaque
         return try withEncoder(
-            size: straight.size, alpha: alpha, animation: nil, orientation: storedOrientation, options: options
+            size: straight.size, alpha: alpha, animation: nil, orientation: storedOrientation, profile: profile,
+            metadata: metadata, options: options
         ) { encoder, settings in
             try add(straight, alpha: alpha, to: settings, encoder: encoder)
         }
     }
 
     /// An animation: every frame as RGBA on the canvas, durations in milliseconds.
-    static func encode(_ animation: any AnimatedImageSource, options: ImageEncodingOptions) throws -> Data {
+    static func encode(
+        _ animation: any AnimatedImageSource, profile: ColorProfile? = nil, metadata: ImageMetadata? = nil,
+        options: ImageEncodingOptions
+    ) throws -> Data {
         let canvas = animation.canvasSize
-        return try withEncoder(size: canvas, alpha: true, animation: animation.loopCount, orientation: .up, options: options) {
-            encoder, settings in
+        return try withEncoder(
+            size: canvas, alpha: true, animation: animation.loopCount, orientation: .up, profile: profile, metadata: metadata,
+            options: options
+        ) { encoder, settings in
             for index in 0..<animation.frameCount {
                 let frame = try animation.frame(at: index)
                 let pixels = frame.pixels.size == canvas ? frame.pixels : Resampler.resample(frame.pixels, to: canvas)
@@ -50,8 +57,8 @@ enum JXLEncoder {
     }
 
     private static func withEncoder(
-        size: PixelSize, alpha: Bool, animation loopCount: Int?, orientation: ImageOrientation,
-        options: ImageEncodingOptions,
+        size: PixelSize, alpha: Bool, animation loopCount: Int?, orientation: ImageOrientation, profile: ColorProfile?,
+        metadata: ImageMetadata?, options: ImageEncodingOptions,
         addFrames: (OpaquePointer, OpaquePointer) throws -> Void
     ) throws -> Data {
         guard size.width > 0, size.height > 0, size.width <= maxDimension, size.height <= maxDimension else {
@@ -85,11 +92,8 @@ enum JXLEncoder {
         guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else {
             throw failure(encoder, "setting the basic info")
         }
-        var color = JxlColorEncoding()
-        jxl.JxlColorEncodingSetToSRGB(&color, JXL_FALSE)
-        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
-            throw failure(encoder, "setting the colour encoding")
-        }
+        try setColorSpace(profile, of: encoder)
+        if let metadata { try addBoxes(metadata, to: encoder) }
         guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw failure(encoder, "creating the frame settings")
         }
@@ -102,6 +106,40 @@ enum JXLEncoder {
         try addFrames(encoder, settings)
         jxl.JxlEncoderCloseInput(encoder)
         return try drain(encoder)
+    }
+
+    /// Says what the pixels mean: `profile` (a lossless file keeps the pixels in it; a lossy one
+    /// is coded in XYB from it and names it as the original space), else sRGB.
+    private static func setColorSpace(_ profile: ColorProfile?, of encoder: OpaquePointer) throws {
+        if let profile {
+            let bytes = [UInt8](profile.data)
+            guard jxl.JxlEncoderSetICCProfile(encoder, bytes, bytes.count) == JXL_ENC_SUCCESS else {
+                throw failure(encoder, "setting the ICC profile")
+            }
+            return
+        }
+        var color = JxlColorEncoding()
+        jxl.JxlColorEncodingSetToSRGB(&color, JXL_FALSE)
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+            throw failure(encoder, "setting the colour encoding")
+        }
+    }
+
+    /// Writes `metadata` as an `Exif` box (its TIFF structure after a 4-byte offset of 0) and an
+    /// `xml ` box (the XMP packet), uncompressed, before the codestream. JPEG XL has no box for
+    /// IPTC-IIM records: they are not written.
+    private static func addBoxes(_ metadata: ImageMetadata, to encoder: OpaquePointer) throws {
+        let boxes = [("Exif", metadata.exif.map { Data(count: 4) + $0 }), ("xml ", metadata.xmp)].compactMap { type, body in
+            body.map { (type, [UInt8]($0)) }
+        }
+        guard !boxes.isEmpty else { return }
+        guard jxl.JxlEncoderUseContainer(encoder, JXL_TRUE) == JXL_ENC_SUCCESS,
+            jxl.JxlEncoderUseBoxes(encoder) == JXL_ENC_SUCCESS
+        else { throw failure(encoder, "enabling metadata boxes") }
+        for (type, body) in boxes {
+            let status = type.withCString { name in jxl.JxlEncoderAddBox(encoder, name, body, body.count, JXL_FALSE) }
+            guard status == JXL_ENC_SUCCESS else { throw failure(encoder, "adding the \(type) box") }
+        }
     }
 
     private static func add(_ pixels: PixelBuffer, alpha: Bool, to settings: OpaquePointer, encoder: OpaquePointer) throws {

@@ -16,9 +16,11 @@ final class JXLStream {
     private let wantsPixels: Bool
     /// The basic info, once read.
     private(set) var info: JxlBasicInfo?
-    /// The colour profile the pixels come out in, when it is not sRGB (read with the colour
-    /// encoding, so only when pixels are wanted).
+    /// The colour profile the pixels come out in, when it is not sRGB.
     private(set) var colorProfile: ColorProfile?
+    /// The profile the image was encoded from, when it is not sRGB (a lossy file's pixels come out
+    /// converted to sRGB, but the file still names its original space).
+    private(set) var originalProfile: ColorProfile?
     /// RGBA, 8 bits a channel, rows packed.
     private var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
 
@@ -31,8 +33,8 @@ final class JXLStream {
         self.bytes = bytes
         self.decoder = decoder
         self.wantsPixels = wantsPixels
-        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue
-        if wantsPixels { events |= JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue }
+        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+        if wantsPixels { events |= JXL_DEC_FULL_IMAGE.rawValue }
         guard jxl.JxlDecoderSubscribeEvents(decoder, Int32(events)) == JXL_DEC_SUCCESS,
             jxl.JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) == JXL_DEC_SUCCESS,
             jxl.JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) == JXL_DEC_SUCCESS
@@ -72,11 +74,12 @@ final class JXLStream {
                 info = basic
                 return status
             case JXL_DEC_COLOR_ENCODING:
+                originalProfile = profile(JXL_COLOR_PROFILE_TARGET_ORIGINAL)
                 // Only XYB (lossy) images let the decoder choose; others keep their own space.
                 var srgb = JxlColorEncoding()
                 jxl.JxlColorEncodingSetToSRGB(&srgb, (info?.num_color_channels ?? 3) == 1 ? JXL_TRUE : JXL_FALSE)
                 _ = jxl.JxlDecoderSetPreferredColorProfile(decoder, &srgb)
-                colorProfile = dataProfile()
+                colorProfile = profile(JXL_COLOR_PROFILE_TARGET_DATA)
             case JXL_DEC_ERROR:
                 throw WebImageError.badData("JPEG XL data is corrupt (libjxl failed to decode it)")
             case JXL_DEC_NEED_MORE_INPUT:
@@ -87,23 +90,24 @@ final class JXLStream {
         }
     }
 
-    /// The profile of the pixels the decoder writes: nil when that is sRGB (every lossy file,
-    /// which libjxl converts to the preferred sRGB), else its ICC profile (a lossless file keeps
-    /// the space it was encoded in).
-    private func dataProfile() -> ColorProfile? {
+    /// The profile of the pixels the decoder writes (`target` data) or of the image as encoded
+    /// (`target` original): nil when that is sRGB (the data of every lossy file, which libjxl
+    /// converts to the preferred sRGB), else its ICC profile (a lossless file keeps the space it
+    /// was encoded in).
+    private func profile(_ target: JxlColorProfileTarget) -> ColorProfile? {
         var encoding = JxlColorEncoding()
-        if jxl.JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+        if jxl.JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS,
             encoding.white_point == JXL_WHITE_POINT_D65, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
             encoding.color_space == JXL_COLOR_SPACE_GRAY || encoding.primaries == JXL_PRIMARIES_SRGB
         {
             return nil
         }
         var size = 0
-        guard jxl.JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+        guard jxl.JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS,
             size > 0, size <= ColorProfile.maxByteCount
         else { return nil }
         var icc = [UInt8](repeating: 0, count: size)
-        guard jxl.JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &icc, size) == JXL_DEC_SUCCESS,
+        guard jxl.JxlDecoderGetColorAsICCProfile(decoder, nil, target, &icc, size) == JXL_DEC_SUCCESS,
             let profile = ColorProfile(iccData: Data(icc))
         else { return nil }
         let gray = (info?.num_color_channels ?? 3) == 1

@@ -5,7 +5,7 @@ import WebImage
 enum OutputChoice: Sendable, Hashable {
     /// This format, asked for explicitly or chosen by `Accept`.
     case format(ImageFormat)
-    /// The source's own format (auto, and the client accepts neither AVIF nor WebP).
+    /// The source's own format (auto, and the client accepts none of JPEG XL, AVIF and WebP).
     case sourceFormat
 
     /// The text that keys caches.
@@ -16,13 +16,16 @@ enum OutputChoice: Sendable, Hashable {
         }
     }
 
-    /// The choice for `format` given the request's `Accept` value: AVIF, then WebP, when the client
-    /// lists them (a `q=0` refuses) and they can be encoded, else the source's format.
+    /// The choice for `format` given the request's `Accept` value: JPEG XL (only when `offersJXL`),
+    /// then AVIF (unless `prefersAVIF` is off), then WebP, when the client lists them (a `q=0`
+    /// refuses) and they can be encoded, else the source's format.
     static func negotiate(
-        _ format: ProcessingOptions.Format, accept: String?, canEncode: (ImageFormat) -> Bool, prefersAVIF: Bool
+        _ format: ProcessingOptions.Format, accept: String?, canEncode: (ImageFormat) -> Bool, prefersAVIF: Bool,
+        offersJXL: Bool = false
     ) -> OutputChoice {
         if case .explicit(let format) = format { return .format(format) }
         let accepted = acceptedTypes(accept)
+        if offersJXL, accepted.contains("image/jxl"), canEncode(.jpegXL) { return .format(.jpegXL) }
         if prefersAVIF, accepted.contains("image/avif"), canEncode(.avif) { return .format(.avif) }
         if accepted.contains("image/webp"), canEncode(.webp) { return .format(.webp) }
         return .sourceFormat

@@ -128,6 +128,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Whether `f:auto` (and URLs without a format) may answer AVIF to clients that accept it
     /// (default `true`; AVIF encodes are slow, so busy services may prefer WebP only).
     public var prefersAVIF = true
+    /// Whether `f:auto` (and URLs without a format) answers JPEG XL to clients whose `Accept`
+    /// lists `image/jxl`, before AVIF and WebP (`serve --auto-jxl`, imgproxy's `IMGPROXY_AUTO_JXL`;
+    /// default `false`: few browsers decode it and its encoder is slower than WebP's).
+    public var offersJXL = false
     /// Whether image URLs may carry a query string (default `false`: `400`). imgproxy ignores
     /// the query, so one signed URL would stand for endless distinct URIs, each a miss in a
     /// cache in front (the fleet's nginx); allow it only when something in front needs it.

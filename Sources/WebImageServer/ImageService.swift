@@ -185,7 +185,8 @@ final class ImageService: Sendable {
             }
             let source = try ImageSource(parsed.source, localRoot: configuration.localRoot)
             let output = OutputChoice.negotiate(
-                options.format, accept: accept, canEncode: coders.canEncode, prefersAVIF: configuration.prefersAVIF)
+                options.format, accept: accept, canEncode: coders.canEncode, prefersAVIF: configuration.prefersAVIF,
+                offersJXL: configuration.offersJXL)
             return (options, source, output)
         } catch {
             throw StagedError(error, stage: .parse)

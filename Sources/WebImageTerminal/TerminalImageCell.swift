@@ -2,7 +2,7 @@ public import WebImage
 
 /// An ``ImageTarget`` that is a box of text cells in a terminal: `webimage show`'s view.
 ///
-/// Bound with ``ImageManager/load(_:into:key:placeholder:options:transition:progress:completion:)``,
+/// Bound with ``ImageManager/load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)``,
 /// it draws a loading box with a progress bar while the image loads (a nil image is that box; it
 /// is its own ``ImageIndicator``), the image when it arrives (scaled to fit the box with
 /// ``CellFit``, drawn with its ``TerminalGraphics``), and ``showFailure(_:)`` draws a red error

@@ -33,11 +33,11 @@ enum WebPContainerCheck {
         // No image chunk: animations keep their frames in ANMF chunks, which the demuxer checks.
     }
 
-    private static func tag(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> String {
+    static func tag(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> String {
         String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
     }
 
-    private static func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    static func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
     }
 }

@@ -90,6 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
     var metadata: MetadataArgument?
     @Flag(help: "Never answer AVIF to f:auto (WebP only).")
     var noAvif = false
+    @Flag(help: "Answer JPEG XL to f:auto when Accept lists image/jxl (before AVIF and WebP).")
+    var autoJxl = false
     @Flag(help: "No access log lines.")
     var noAccessLog = false
     @Option(help: ArgumentHelp("Seconds a client may take to send a request's head (default 10).", valueName: "SECONDS"))

@@ -224,6 +224,7 @@ struct ServeSettings {
         configuration.watermarkAllowHosts = Set(list(command.watermarkAllowHost, "WATERMARK_ALLOW_HOST").map { $0.lowercased() })
         try configuration.checkWatermark(coders: coders)
         configuration.prefersAVIF = !flag(command.noAvif, "NO_AVIF")
+        configuration.offersJXL = flag(command.autoJxl, "AUTO_JXL")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
         configuration.purgeToken = command.purgeToken ?? env("PURGE_TOKEN")

@@ -55,8 +55,10 @@ struct ServeCommandTests {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "serve printed no port: \(stderr)"])
         }
 
-        func get(_ path: String) async throws -> (status: Int, body: Data, contentType: String?) {
-            let (data, response) = try await ServeMemoryTests.patientSession.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        func get(_ path: String, accept: String? = nil) async throws -> (status: Int, body: Data, contentType: String?) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.setValue(accept, forHTTPHeaderField: "Accept")
+            let (data, response) = try await ServeMemoryTests.patientSession.data(for: request)
             let http = response as! HTTPURLResponse
             return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type"))
         }
@@ -80,7 +82,7 @@ struct ServeCommandTests {
             origin.route("/a.jpg", response: .ok(try Fixture.jpeg(), contentType: "image/jpeg"))
             let served = try await Served.start(
                 ["--port", "0", "--allow-host", "127.0.0.1", "--cache-dir", directory.appendingPathComponent("cache").path],
-                environment: ["WEBIMAGE_KEY": "6b6579", "WEBIMAGE_SALT": "73616c74"], in: directory)
+                environment: ["WEBIMAGE_KEY": "6b6579", "WEBIMAGE_SALT": "73616c74", "WEBIMAGE_AUTO_JXL": "1"], in: directory)
             #expect(try await served.get("/health").status == 200)
             // Signed by hand: base64url(HMAC-SHA256(key "key", "salt" + path)).
             let source = origin.url("/a.jpg").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -91,6 +93,10 @@ struct ServeCommandTests {
             #expect(image.contentType == "image/png")
             #expect(try ImageCodersManager.standard().readHeader(image.body).pixelSize == PixelSize(width: 64, height: 40))
             #expect(try await served.get("/unsafe\(path)").status == 403)
+            // WEBIMAGE_AUTO_JXL (--auto-jxl) offers JPEG XL to clients that accept it.
+            let auto = "/rs:fit:64:64/plain/\(source)"
+            let jxl = try await served.get("/\(try Self.sign(auto, key: "key", salt: "salt"))\(auto)", accept: "image/jxl,image/avif,*/*")
+            #expect(jxl.status == 200 && jxl.contentType == "image/jxl")
             #expect(try await served.terminate() == 0)
             let log = try String(contentsOf: served.errors, encoding: .utf8)
             #expect(log.contains("GET /health 200"))

@@ -151,7 +151,7 @@ struct ManagerColorPolicyTests {
 
 @Suite("Colour profiles written by the encoders")
 struct ColorProfileEncodingTests {
-    @Test("keep: JPEG, PNG, WebP, TIFF and AVIF carry the profile through a transform and back; sRGB decodes agree")
+    @Test("keep: JPEG, PNG, WebP, TIFF, AVIF and JPEG XL carry the profile through a transform and back; sRGB decodes agree")
     func keptProfilesRoundTrip() throws {
         let coders = ImageCodersManager.standard()
         let source = try ColorFixtures.decode(try ColorFixtures.jpeg(profile: ColorFixtures.displayP3), policy: .keep)
@@ -159,7 +159,7 @@ struct ColorProfileEncodingTests {
         #expect(resized.colorProfile == ColorFixtures.displayP3, "a transform keeps the profile")
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
-        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif] {
+        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif, .jpegXL] {
             let written = try coders.encode(resized, as: format, options: format == .jpeg ? ImageEncodingOptions() : lossless)
             #expect(try coders.readHeader(written).colorProfile == ColorFixtures.displayP3, "\(format): the header reader sees it")
             let kept = try ColorFixtures.decode(written, policy: .keep)
@@ -180,9 +180,26 @@ struct ColorProfileEncodingTests {
         let sRGB = try ColorFixtures.decode(data, policy: .sRGB)
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
-        let jxl = try coders.encode(kept, as: .jpegXL, options: lossless)
-        let back = try ColorFixtures.decode(jxl, policy: .keep)
+        // GIF says nothing of colour: the kept P3 image is written as its sRGB conversion would be.
+        let gif = try coders.encode(kept, as: .gif, options: lossless)
+        let back = try ColorFixtures.decode(gif, policy: .keep)
         #expect(back.colorProfile == nil)
-        #expect(back.pixels.bytes == sRGB.pixels.bytes)
+        let expected = try ColorFixtures.decode(try coders.encode(sRGB, as: .gif, options: lossless), policy: .keep)
+        #expect(back.pixels.bytes == expected.pixels.bytes)
+    }
+
+    @Test("a lossy JPEG XL names the profile it was coded from; its pixels come out in sRGB")
+    func lossyJPEGXL() throws {
+        let coders = ImageCodersManager.standard()
+        let data = try ColorFixtures.jpeg(profile: ColorFixtures.displayP3)
+        let kept = try ColorFixtures.decode(data, policy: .keep)
+        let sRGB = try ColorFixtures.decode(data, policy: .sRGB)
+        let written = try coders.encode(kept, as: .jpegXL, options: ImageEncodingOptions(quality: 0.95))
+        // libjxl stores P3 as its enumerated colour encoding and names it with an ICC profile of its own.
+        let named = try #require(try coders.readHeader(written).colorProfile)
+        #expect(named.colorSpace == .rgb)
+        let back = try ColorFixtures.decode(written, policy: .keep)
+        #expect(back.colorProfile == nil, "libjxl decodes XYB to the preferred sRGB")
+        #expect(ImageFixtures.meanAbsoluteDifference(back.pixels, sRGB.pixels) < 3)
     }
 }

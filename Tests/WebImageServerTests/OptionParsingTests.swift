@@ -96,5 +96,11 @@ struct OptionParsingTests {
         #expect(OutputChoice.negotiate(.auto, accept: "image/avif,image/webp", canEncode: encodable, prefersAVIF: false) == .format(.webp))
         #expect(OutputChoice.negotiate(.auto, accept: "*/*", canEncode: encodable, prefersAVIF: true) == .sourceFormat)
         #expect(OutputChoice.negotiate(.explicit(.png), accept: "image/webp", canEncode: encodable, prefersAVIF: true) == .format(.png))
+        let browser = "image/jxl,image/avif,image/webp,*/*"
+        #expect(OutputChoice.negotiate(.auto, accept: browser, canEncode: encodable, prefersAVIF: true) == .format(.avif))
+        #expect(OutputChoice.negotiate(.auto, accept: browser, canEncode: encodable, prefersAVIF: true, offersJXL: true) == .format(.jpegXL))
+        #expect(OutputChoice.negotiate(.auto, accept: "image/jxl;q=0,image/webp", canEncode: encodable, prefersAVIF: true, offersJXL: true) == .format(.webp))
+        let noJXL: (ImageFormat) -> Bool = { $0 != .jpegXL }
+        #expect(OutputChoice.negotiate(.auto, accept: browser, canEncode: noJXL, prefersAVIF: false, offersJXL: true) == .format(.webp))
     }
 }

@@ -79,6 +79,29 @@ struct ResizeFormatTests {
         }
     }
 
+    @Test("JPEG XL is offered to Accept only when enabled (--auto-jxl), before AVIF, with its own cache entry")
+    func jpegXLNegotiation() async throws {
+        let accept = [("Accept", "image/jxl,image/avif,image/webp,*/*")]
+        try await ServiceHarness.with { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let off = try await harness.image("w:64", "/a.jpg", headers: accept)
+            #expect(off.header("Content-Type") == "image/avif", "JPEG XL is not offered unless enabled")
+        }
+        try await ServiceHarness.with(configure: { $0.offersJXL = true }) { (harness) async throws in
+            harness.origin.route("/a.jpg", response: .ok(Fixtures.jpeg, contentType: "image/jpeg"))
+            let jxl = try await harness.image("w:64", "/a.jpg", headers: accept)
+            #expect(jxl.status == 200)
+            #expect(jxl.header("Content-Type") == "image/jxl")
+            #expect(jxl.header("Vary") == "Accept")
+            let header = try Fixtures.header(jxl.body)
+            #expect(header.format == .jpegXL && header.pixelSize.width == 64)
+            // A client without JPEG XL gets AVIF from the same URL: the choice keys the result cache.
+            let avif = try await harness.image("w:64", "/a.jpg", headers: [("Accept", "image/avif,*/*")])
+            #expect(avif.header("Content-Type") == "image/avif")
+            #expect(avif.header("ETag") != jxl.header("ETag"))
+        }
+    }
+
     @Test("ETag, Cache-Control, Last-Modified, 304 for If-None-Match, HEAD")
     func httpSemantics() async throws {
         try await ServiceHarness.with(configure: { $0.cacheMaxAge = 3600 }) { (harness) async throws in

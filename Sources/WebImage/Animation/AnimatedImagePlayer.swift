@@ -18,6 +18,10 @@
 ///   both streams; so does the end of the last loop (`.finished`) or a frame that fails to decode
 ///   (`.failed`). A finished player stays finished.
 ///
+/// - Still downloading: over a ``ProgressiveAnimation``, frames play in order as they arrive;
+///   playback waits on the last frame there is (it does not loop back to the start) and goes on
+///   when more come; the mode and the loops apply once the animation is complete.
+///
 /// The clock is injectable: tests drive playback with `ManualClock` (WebImageTesting).
 ///
 /// ```swift
@@ -36,6 +40,8 @@ public final class AnimatedImagePlayer: Sendable {
     /// The animation played; its frames live in its pool.
     public let animation: PooledAnimation
     private let core: PlayerCore
+    /// The registration for a ``ProgressiveAnimation``'s new frames.
+    private let arrivals: ProgressiveAnimation.Observation?
 
     /// A player for `image`'s animation, paused on nothing until ``play()``; nil for a still image.
     ///
@@ -49,7 +55,9 @@ public final class AnimatedImagePlayer: Sendable {
         self.init(animation: animation, clock: clock, pool: pool)
     }
 
-    /// A player for `animation` (kept in `pool` unless it is a ``PooledAnimation`` already).
+    /// A player for `animation` (kept in `pool` unless it is a ``PooledAnimation`` already),
+    /// which has at least one frame, unless it is a ``ProgressiveAnimation``: a player over one
+    /// with no frame yet shows the first when it arrives.
     public init(
         animation: any AnimatedImageSource, clock: any Clock<Duration> = ContinuousClock(),
         pool: AnimatedFramePool = .shared
@@ -61,8 +69,12 @@ public final class AnimatedImagePlayer: Sendable {
             of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
         self.frames = frames
         self.events = events
-        core = PlayerCore(
+        let core = PlayerCore(
             animation: pooled, clock: PlayerClock(clock), frames: frameContinuation, events: eventContinuation)
+        self.core = core
+        arrivals = (pooled.base as? ProgressiveAnimation)?.observe { [weak core] in core?.framesArrived() }
+        // Frames that arrived between reading the durations and registering.
+        if arrivals != nil { core.framesArrived() }
     }
 
     deinit { core.shutDown() }

@@ -5,6 +5,10 @@
 /// animation at rate 1 since loop 0 began) is `anchorMedia + (now − anchorClock) × rate` while
 /// playing, and every command re-anchors. A late caller therefore gets the step due *now*, and
 /// skipped steps are never replayed.
+///
+/// An animation still arriving (``isGrowing``) plays its frames in order, whatever the mode, and
+/// waits on the last frame it has (no loop back to the start) until ``extend(durations:complete:at:)``
+/// brings more; the mode and the loops apply once every frame is in.
 struct PlaybackMachine: Sendable {
     typealias Event = AnimatedImagePlayer.Event
 
@@ -35,7 +39,11 @@ struct PlaybackMachine: Sendable {
     }
 
     private(set) var timeline: PlaybackTimeline
-    private let durations: [Double]
+    private var durations: [Double]
+    /// More frames are still to come: play in order and wait at the last one.
+    private(set) var isGrowing: Bool
+    /// The mode asked for (the timeline plays `.normal` while growing).
+    private var requestedMode: AnimatedImagePlayer.PlaybackMode
     /// Loops to play; 0 = forever.
     private(set) var loopLimit: Int
     private(set) var rate: Double = 1
@@ -48,23 +56,27 @@ struct PlaybackMachine: Sendable {
     private var forceEmit = false
     private var loopsReported = 0
 
-    init(durations: [Double], mode: AnimatedImagePlayer.PlaybackMode, loopLimit: Int) {
+    init(durations: [Double], mode: AnimatedImagePlayer.PlaybackMode, loopLimit: Int, growing: Bool = false) {
         self.durations = durations
-        timeline = PlaybackTimeline(durations: durations, mode: mode)
+        isGrowing = growing
+        requestedMode = mode
+        timeline = PlaybackTimeline(durations: durations, mode: growing ? .normal : mode)
         self.loopLimit = max(0, loopLimit)
     }
 
     var frameCount: Int { durations.count }
-    var mode: AnimatedImagePlayer.PlaybackMode { timeline.mode }
+    var mode: AnimatedImagePlayer.PlaybackMode { requestedMode }
 
     // MARK: - What to do
 
     /// What the driver must do at clock time `now`; an emission is recorded as shown.
     mutating func nextAction(at now: Int64) -> Action {
-        guard !isFinished else { return .idle }
-        let media = mediaTime(at: now)
+        // A growing animation may have no frame yet: nothing to show until one comes.
+        guard !isFinished, frameCount > 0 else { return .idle }
         let length = timeline.loopLength
-        if loopLimit > 0, media / length >= Int64(loopLimit) {
+        // Still arriving: never past the last frame there is (it stays on screen until more come).
+        let media = isGrowing ? min(mediaTime(at: now), length - 1) : mediaTime(at: now)
+        if !isGrowing, loopLimit > 0, media / length >= Int64(loopLimit) {
             return finish()
         }
         let position = Position(loop: Int(media / length), step: timeline.step(at: media % length))
@@ -79,6 +91,8 @@ struct PlaybackMachine: Sendable {
             return .emit(Emission(frame: timeline.steps[position.step], loop: position.loop, eventsBefore: events, finishes: false))
         }
         guard isPlaying, rate > 0 else { return .idle }
+        // Waiting for frames: nothing to do until ``extend(durations:complete:at:)``.
+        if isGrowing, position.step == timeline.steps.count - 1, mediaTime(at: now) >= length - 1 { return .idle }
         let nextStart = Int64(position.loop) * length + timeline.starts[position.step + 1]
         let wait = (Double(nextStart - anchorMedia) / rate).rounded(.up)
         let deadline = anchorClock &+ Int64(min(wait, 9e18))
@@ -94,6 +108,7 @@ struct PlaybackMachine: Sendable {
         while frames.count < count {
             position.step += 1
             if position.step == timeline.steps.count {
+                if isGrowing { break }
                 position.step = 0
                 position.loop += 1
                 if loopLimit > 0, position.loop >= loopLimit {
@@ -109,6 +124,20 @@ struct PlaybackMachine: Sendable {
     }
 
     // MARK: - Commands
+
+    /// More of a growing animation arrived: `durations` are now every frame there is (a longer
+    /// list than before), the last of them when `complete`. Playback goes on from where it is; one
+    /// waiting at the last frame goes on at once with the next (the wait is not made up for).
+    mutating func extend(durations: [Double], complete: Bool, at now: Int64) {
+        guard !isFinished, isGrowing, durations.count >= self.durations.count else { return }
+        let oldLength = timeline.loopLength
+        anchorMedia = min(mediaTime(at: now), oldLength)
+        anchorClock = now
+        self.durations = durations
+        isGrowing = !complete
+        timeline = PlaybackTimeline(durations: durations, mode: .normal)
+        if complete, requestedMode != .normal { applyMode(requestedMode) }
+    }
 
     mutating func play(at now: Int64) {
         guard !isFinished, !isPlaying else { return }
@@ -134,9 +163,9 @@ struct PlaybackMachine: Sendable {
 
     /// Moves to the first step showing `frame` in `loop` (both clamped), shown at once.
     mutating func seek(toFrame frame: Int, loop: Int, at now: Int64) {
-        guard !isFinished else { return }
+        guard !isFinished, frameCount > 0 else { return }
         let frame = min(max(0, frame), frameCount - 1)
-        var loop = max(0, loop)
+        var loop = isGrowing ? 0 : max(0, loop)
         if loopLimit > 0 { loop = min(loop, loopLimit - 1) }
         anchorClock = now
         anchorMedia = Int64(loop) * timeline.loopLength + timeline.starts[timeline.firstStep(showing: frame)]
@@ -154,8 +183,15 @@ struct PlaybackMachine: Sendable {
     /// Changes the mode from now on, keeping the frame on screen and the time already spent on it
     /// (before anything is shown: from the start of the current loop).
     mutating func setMode(_ mode: AnimatedImagePlayer.PlaybackMode, at now: Int64) {
-        guard !isFinished, mode != timeline.mode else { return }
+        guard !isFinished else { return }
+        requestedMode = mode
+        guard !isGrowing, mode != timeline.mode else { return }
         reanchor(at: now)
+        applyMode(mode)
+    }
+
+    /// Rebuilds the timeline for `mode` at the anchor, keeping the frame on screen.
+    private mutating func applyMode(_ mode: AnimatedImagePlayer.PlaybackMode) {
         let length = timeline.loopLength
         let loop = anchorMedia / length
         let step = timeline.step(at: anchorMedia % length)

@@ -21,7 +21,6 @@ struct PlaybackTimeline: Sendable {
 
     init(durations: [Double], mode: AnimatedImagePlayer.PlaybackMode) {
         let n = durations.count
-        precondition(n > 0, "an animation has at least one frame")
         var steps: [Int]
         switch mode {
         case .normal: steps = Array(0..<n)

@@ -37,7 +37,17 @@ final class PlayerCore: Sendable {
         self.frames = frames
         self.events = events
         let durations = (0..<animation.frameCount).map { animation.duration(at: $0) }
-        state = Mutex(State(machine: PlaybackMachine(durations: durations, mode: .normal, loopLimit: animation.loopCount)))
+        let growing = !((animation.base as? ProgressiveAnimation)?.isComplete ?? true)
+        state = Mutex(State(machine: PlaybackMachine(
+            durations: durations, mode: .normal, loopLimit: animation.loopCount, growing: growing)))
+    }
+
+    /// A ``ProgressiveAnimation`` has more frames (or all of them): playback goes on into them.
+    func framesArrived() {
+        guard let progressive = animation.base as? ProgressiveAnimation else { return }
+        let complete = progressive.isComplete
+        let durations = (0..<animation.frameCount).map { animation.duration(at: $0) }
+        command { machine, now in machine.extend(durations: durations, complete: complete, at: now) }
     }
 
     // MARK: - Commands and settings

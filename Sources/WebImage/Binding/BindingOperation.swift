@@ -17,6 +17,8 @@ final class BindingOperation {
     let task: ImageTask
     private(set) weak var target: (any ImageTarget)?
     var placeholder: Image?
+    /// Shown when the load fails (not when it is cancelled).
+    var failureImage: Image?
     var options: ImageBinder.Options
     var transition: ImageTransition?
     private var completions: [Completion] = []
@@ -27,7 +29,7 @@ final class BindingOperation {
 
     init(
         key: ImageBinder.Key, url: URL, resultKey: String?, task: ImageTask, target: any ImageTarget,
-        placeholder: Image?, options: ImageBinder.Options, transition: ImageTransition?
+        placeholder: Image?, failureImage: Image?, options: ImageBinder.Options, transition: ImageTransition?
     ) {
         self.key = key
         self.url = url
@@ -35,6 +37,7 @@ final class BindingOperation {
         self.task = task
         self.target = target
         self.placeholder = placeholder
+        self.failureImage = failureImage
         self.options = options
         self.transition = transition
     }
@@ -100,7 +103,9 @@ final class BindingOperation {
     private func fail(_ error: any Error) {
         finish(success: false)
         let cancelled = (error as? WebImageError)?.code == .cancelled
-        if let target, !cancelled, options.contains(.delayPlaceholder) {
+        if let target, !cancelled, !options.contains(.avoidAutoSetImage), let failureImage {
+            target.setImage(failureImage, for: key, transition: transition)
+        } else if let target, !cancelled, options.contains(.delayPlaceholder) {
             target.setImage(placeholder, for: key, transition: nil)
         }
         for completion in completions { completion(.failure(error)) }

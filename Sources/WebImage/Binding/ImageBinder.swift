@@ -5,7 +5,7 @@ public import Foundation
 /// per key, and when the binder goes (with its target) every load still running is cancelled.
 ///
 /// A target stores one binder and hands it out through ``ImageTarget/imageBinder``; the loads
-/// themselves start with ``ImageManager/load(_:into:key:placeholder:options:transition:progress:completion:)``.
+/// themselves start with ``ImageManager/load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)``.
 ///
 /// ```swift
 /// final class Cell: ImageTarget {

@@ -14,6 +14,10 @@ extension ImageManager {
     ///   ends and gets the download's fraction.
     /// - The image that arrives is set with `transition` (it came from disk or the network),
     ///   unless ``ImageBinder/Options/avoidAutoSetImage``.
+    /// - When the load fails (not when it is cancelled), `failureImage` is set with `transition`
+    ///   (Kingfisher's `onFailureImage`, Nuke's `failureImage`), in place of a delayed placeholder;
+    ///   with ``ImageBinder/Options/avoidAutoSetImage`` it is not set. The completion gets the
+    ///   error either way.
     /// - ``ImageTarget/imageURL(for:)`` is the request's URL from the start.
     /// - When the target goes, its loads are cancelled.
     ///
@@ -21,7 +25,7 @@ extension ImageManager {
     /// (once per response: twice for `refreshCached`; once with the error otherwise).
     ///
     /// ```swift
-    /// manager.load(ImageRequest(url: url), into: cell, placeholder: grey, transition: .fade()) { result in
+    /// manager.load(ImageRequest(url: url), into: cell, placeholder: grey, failureImage: broken, transition: .fade()) { result in
     ///     if case .failure(let error) = result { log(error) }
     /// }
     /// ```
@@ -32,7 +36,8 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
         completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
@@ -42,6 +47,7 @@ extension ImageManager {
             running.resultKey == resultKey, running.isActive
         {
             running.placeholder = placeholder
+            running.failureImage = failureImage
             running.options = options
             running.transition = transition
             running.add(progress: progress, completion: completion)
@@ -59,21 +65,25 @@ extension ImageManager {
         // Set at once, or on failure only (the no-URL failure below, or the task's).
         if !options.contains(.delayPlaceholder) { target.setImage(placeholder, for: key, transition: nil) }
         guard let url = request.url else {
-            if options.contains(.delayPlaceholder) { target.setImage(placeholder, for: key, transition: nil) }
+            if !options.contains(.avoidAutoSetImage), let failureImage {
+                target.setImage(failureImage, for: key, transition: nil)
+            } else if options.contains(.delayPlaceholder) {
+                target.setImage(placeholder, for: key, transition: nil)
+            }
             completion(.failure(WebImageError(.invalidURL, "no URL to load into \(key)")))
             return nil
         }
         target.imageIndicator?.startAnimatingIndicator()
         let operation = BindingOperation(
             key: key, url: url, resultKey: resultKey, task: task(for: request), target: target,
-            placeholder: placeholder, options: options, transition: transition)
+            placeholder: placeholder, failureImage: failureImage, options: options, transition: transition)
         operation.add(progress: progress, completion: completion)
         binder.begin(operation, for: key)
         operation.start()
         return operation.task
     }
 
-    /// Loads the image at `url` into `target`: ``load(_:into:key:placeholder:options:transition:progress:completion:)``
+    /// Loads the image at `url` into `target`: ``load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)``
     /// with a plain request (nil, or a URL no loader takes, fails with ``WebImageError/Code/invalidURL``).
     ///
     /// ```swift
@@ -83,16 +93,17 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil,
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil,
         progress: (@MainActor (ImageLoad.Progress) -> Void)? = nil,
         completion: @escaping @MainActor (Result<ImageResponse, any Error>) -> Void
     ) -> ImageTask? {
         load(
-            ImageRequest(url: url), into: target, key: key, placeholder: placeholder, options: options,
-            transition: transition, progress: progress, completion: completion)
+            ImageRequest(url: url), into: target, key: key, placeholder: placeholder, failureImage: failureImage,
+            options: options, transition: transition, progress: progress, completion: completion)
     }
 
-    /// ``load(_:into:key:placeholder:options:transition:progress:completion:)-(ImageRequest,_,_,_,_,_,_,_)``
+    /// ``load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)-(ImageRequest,_,_,_,_,_,_,_,_)``
     /// without handlers: the target shows what comes.
     ///
     /// ```swift
@@ -102,11 +113,12 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ request: ImageRequest, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil
     ) -> ImageTask? {
         load(
-            request, into: target, key: key, placeholder: placeholder, options: options, transition: transition,
-            progress: nil, completion: { _ in })
+            request, into: target, key: key, placeholder: placeholder, failureImage: failureImage, options: options,
+            transition: transition, progress: nil, completion: { _ in })
     }
 
     /// The image at `url` into `target`, without handlers.
@@ -118,8 +130,11 @@ extension ImageManager {
     @discardableResult
     public func load(
         _ url: URL?, into target: any ImageTarget, key: ImageBinder.Key = .image,
-        placeholder: Image? = nil, options: ImageBinder.Options = [], transition: ImageTransition? = nil
+        placeholder: Image? = nil, failureImage: Image? = nil, options: ImageBinder.Options = [],
+        transition: ImageTransition? = nil
     ) -> ImageTask? {
-        load(ImageRequest(url: url), into: target, key: key, placeholder: placeholder, options: options, transition: transition)
+        load(
+            ImageRequest(url: url), into: target, key: key, placeholder: placeholder, failureImage: failureImage,
+            options: options, transition: transition)
     }
 }

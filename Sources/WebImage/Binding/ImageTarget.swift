@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Something that shows images: a view, a terminal cell, a test double. The view-independent
-/// half of SDWebImage's `UIView+WebCache`: ``ImageManager/load(_:into:key:placeholder:options:transition:progress:completion:)``
+/// half of SDWebImage's `UIView+WebCache`: ``ImageManager/load(_:into:key:placeholder:failureImage:options:transition:progress:completion:)``
 /// applies the rules (operation keys, placeholder, transition, indicator, current URL), the target
 /// only shows what it is given.
 ///

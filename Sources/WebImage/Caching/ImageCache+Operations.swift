@@ -4,16 +4,34 @@ public import Foundation
 /// when its cache type includes memory and the data tiers when it includes disk, per its policy.
 extension ImageCache {
     /// Stores `item` in the sides `cacheType` names, per ``Policies/store``: its image in memory,
-    /// its bytes and metadata on the data tiers (an item without bytes leaves them unchanged). The
-    /// empty key throws ``WebImageError/Code/invalidCacheKey`` before any tier is asked.
+    /// its bytes and metadata on the data tiers. An item with an image but no bytes is encoded for
+    /// the data tiers by ``encoder`` (SDWebImage's rule: the image's own format when it can be
+    /// written, else PNG when it has alpha and JPEG when not); without an encoder, or with neither
+    /// image nor bytes, the data tiers are left unchanged. The empty key throws
+    /// ``WebImageError/Code/invalidCacheKey`` before any tier is asked.
+    ///
+    /// ```swift
+    /// try await cache.store(image: edited, forKey: key)      // memory, and encoded bytes on disk
+    /// ```
     public func store(_ item: ImageCache.Item, forKey key: String, cacheType: ImageCacheType) async throws {
         try CacheKeys.validate(key)
         if cacheType.includesMemory, let image = item.image {
             for tier in policies.store.select(memoryTiers) { tier.setImage(image, forKey: key, cost: item.cost) }
         }
-        guard cacheType.includesDisk, let data = item.data else { return }
+        guard cacheType.includesDisk, !dataTiers.isEmpty else { return }
+        var bytes = item.data
+        if bytes == nil, let image = item.image, let encoder { bytes = try Self.encode(image, with: encoder) }
+        guard let data = bytes else { return }
         let metadata = item.metadata
         try await runOnData(policies.store) { try await $0.setData(data, forKey: key, metadata: metadata) }
+    }
+
+    /// The bytes stored for an image that came without any: its own format when `encoder` writes
+    /// it, else PNG with alpha and JPEG without.
+    static func encode(_ image: Image, with encoder: any ImageEncoding) throws -> Data {
+        let own = image.format
+        let format = own != .undefined && encoder.canEncode(own) ? own : (image.hasAlpha ? ImageFormat.png : .jpeg)
+        return try encoder.encode(image, as: format, options: ImageEncodingOptions())
     }
 
     /// Stores an image and/or bytes with metadata.

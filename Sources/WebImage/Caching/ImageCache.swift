@@ -13,7 +13,8 @@ import Foundation
 /// the caller's actor) and the image is put in every memory tier, unless the options ask for a
 /// thumbnail or the first frame only: such a decode is returned but never stored under the
 /// full-size key. Without a decoder, or with ``ImageCache/QueryOptions/decodeImage`` off, queries return
-/// bytes only. Bytes that fail to decode come back as data with no image, as SDWebImage does.
+/// bytes only. Bytes that fail to decode come back as data with no image, as SDWebImage does. An
+/// image stored without bytes is encoded for the data tiers by ``encoder`` (``store(_:forKey:cacheType:)``).
 ///
 /// ```swift
 /// let cache = ImageCache(memory: [MemoryCache()], data: [try DiskCache(namespace: "avatars")], decoder: coders)
@@ -33,16 +34,21 @@ public final class ImageCache: Sendable {
     public let policies: Policies
     /// Decodes bytes found on a data tier; `nil` for data-only queries.
     public let decoder: (any ImageDecoding)?
+    /// Encodes an image stored without bytes for the data tiers (SDWebImage's `storeImage:` with
+    /// no data); `nil` stores such an image in memory only.
+    public let encoder: (any ImageEncoding)?
 
-    /// Creates a cache over `memory` and `data` tiers (each highest priority first).
+    /// Creates a cache over `memory` and `data` tiers (each highest priority first). Without an
+    /// `encoder`, a `decoder` that also encodes (an ``ImageCodersManager``) encodes.
     public init(
         memory: [any ImageMemoryCaching] = [], data: [any ImageDataCaching] = [],
-        policies: Policies = Policies(), decoder: (any ImageDecoding)? = nil
+        policies: Policies = Policies(), decoder: (any ImageDecoding)? = nil, encoder: (any ImageEncoding)? = nil
     ) {
         self.memoryTiers = memory
         self.dataTiers = data
         self.policies = policies
         self.decoder = decoder
+        self.encoder = encoder ?? decoder as? any ImageEncoding
     }
 
     /// The first image a memory tier holds for `key`, without suspending; the tiers asked are

@@ -36,6 +36,9 @@ extension WebImageError.Code {
     public static let fileUnwritable = WebImageError.Code(rawValue: "fileUnwritable")
     /// A URL (given directly or reached by a redirect) was refused by the loader's URL policy.
     public static let urlRefused = WebImageError.Code(rawValue: "urlRefused")
+    /// A request's ``ImageDataProviding`` source failed to give its bytes (its own error is the
+    /// ``WebImageError/underlying`` one).
+    public static let dataProviderFailed = WebImageError.Code(rawValue: "dataProviderFailed")
 }
 
 extension WebImageError {

@@ -88,6 +88,21 @@ extension Image {
             originalPixelSize: originalPixelSize, metadata: metadata)
     }
 
+    /// The still image of the first frame (the poster): this image without its animation.
+    var firstFrame: Image {
+        guard animation != nil else { return self }
+        return Image(
+            pixels: pixels, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+            originalPixelSize: originalPixelSize, colorProfile: colorProfile, metadata: metadata)
+    }
+
+    /// The same image reporting `format` as the one it was decoded from.
+    func replacingFormat(_ format: ImageFormat) -> Image {
+        Image(
+            pixels: pixels, scale: scale, orientation: orientation, format: format, animation: animation, hasAlpha: hasAlpha,
+            originalPixelSize: originalPixelSize, colorProfile: colorProfile, metadata: metadata)
+    }
+
     /// The same image with `metadata` instead of its own.
     public func replacingMetadata(_ metadata: ImageMetadata?) -> Image {
         Image(

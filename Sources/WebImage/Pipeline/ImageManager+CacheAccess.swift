@@ -38,15 +38,23 @@ extension ImageManager {
         return CachedImage(image: image, data: data, cacheType: .disk, metadata: found.metadata)
     }
 
-    /// Writes the original bytes as downloaded, with the response's validators, to disk (when the
-    /// plan stores the original there).
-    func storeOriginalBytes(plan: RequestPlan, result: ImageLoad.Result, cache: ImageCache) async throws {
+    /// Writes the original bytes, with the response's validators, to disk (when the plan stores
+    /// the original there): as downloaded, or what the request's cache serializer makes of
+    /// `image` (SDWebImage's `cacheSerializer` applies to plain downloads too) when `image` is
+    /// the full decode of those bytes; a serializer's `nil` keeps the downloaded bytes.
+    func storeOriginalBytes(plan: RequestPlan, result: ImageLoad.Result, image: Image? = nil, cache: ImageCache) async throws {
         guard plan.originalStoreType.includesDisk else { return }
         let response = result.response
         let metadata = CacheEntryMetadata(
             originalURL: response.url, contentType: response.contentType, http: response.cacheMetadata)
+        let serializer = plan.request.decodesFullImage ? plan.request.caching.serializer : nil
         try await timed(.store, plan, key: plan.originalKey) {
-            try await cache.store(ImageCache.Item(data: result.data, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)
+            var bytes = result.data
+            if let serializer, let image {
+                let url = plan.url
+                bytes = try await limiter.run { serializer(image, result.data, url) } ?? result.data
+            }
+            try await cache.store(ImageCache.Item(data: bytes, metadata: metadata), forKey: plan.originalKey, cacheType: .disk)
         }
     }
 }

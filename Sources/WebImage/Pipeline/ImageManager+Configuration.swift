@@ -29,6 +29,11 @@ extension ImageManager {
         /// to keep blocked URLs across runs. The manager records only the failures its should-block
         /// decision (the hook, else the loader's ``FailedURLBlockingPolicy``) accepts.
         public var failedURLs: (any FailedURLRecording)?
+        /// Whether requests that need the same work share it (Nuke's `isTaskCoalescingEnabled`):
+        /// one final-image task per result, one download+decode per original, one computation per
+        /// shared transformer prefix. `false` gives every request its own stages (the loader may
+        /// still share a transfer: `HTTPImageLoader` keeps one download per URL). Default `true`.
+        public var isCoalescingEnabled = true
         /// How many decodes and transforms run at once (default: the number of active cores).
         public var maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
         /// Refuse sources with more pixels than this, from the header, before any pixel memory is

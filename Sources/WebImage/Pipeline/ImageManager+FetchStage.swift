@@ -29,6 +29,14 @@ extension ImageManager {
         if plan.options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "\(plan.url.absoluteString) is not cached and the request is fromCacheOnly")
         }
+        if let provider = request.dataProvider {
+            let result = try await provideOriginal(plan, from: provider)
+            let image = try await decode(result.data, plan: plan, key: plan.originalKey)
+            storeOriginal(image: image, result: result, plan: plan, cache: cache)
+            if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
+            job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: plan.url)))
+            return
+        }
         let loader = request.loading.loader ?? configuration.loader
         // The request's URL, then each fallback: downloaded and decoded until one gives an image.
         let answer: (image: Image?, result: ImageLoad.Result?, notModified: HTTPCacheMetadata?)
@@ -72,7 +80,7 @@ extension ImageManager {
             return
         }
         storeOriginal(image: image, result: result, plan: plan, cache: cache)
-        if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, cache: cache) }
+        if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
         job.send(.value(FetchedImage(
             image: image, data: result.data, cacheType: .none, sourceURL: source, http: result.response.cacheMetadata)))
     }
@@ -132,15 +140,15 @@ extension ImageManager {
     /// store. (Each final stage puts its image in memory itself, at once.)
     private func storeOriginal(image: Image, result: ImageLoad.Result, plan: RequestPlan, cache: ImageCache) {
         if plan.originalStoreType.includesDisk, !plan.options.contains(.waitStoreCache) {
-            Task { await pendingStore(plan: plan, result: result, cache: cache) }
+            Task { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
         }
     }
 
-    /// Writes the original bytes as downloaded, with the response's validators, to disk; a failure
-    /// is logged.
-    private func pendingStore(plan: RequestPlan, result: ImageLoad.Result, cache: ImageCache) async {
+    /// Writes the original bytes (as downloaded, or through the cache serializer), with the
+    /// response's validators, to disk; a failure is logged.
+    private func pendingStore(plan: RequestPlan, result: ImageLoad.Result, image: Image, cache: ImageCache) async {
         do {
-            try await storeOriginalBytes(plan: plan, result: result, cache: cache)
+            try await storeOriginalBytes(plan: plan, result: result, image: image, cache: cache)
         } catch {
             logger.warning("could not store \(plan.originalKey) on disk: \(error)")
         }

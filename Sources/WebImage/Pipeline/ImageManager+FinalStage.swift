@@ -10,7 +10,8 @@ extension ImageManager {
         let refreshing = plan.options.contains(.refreshCached)
         var cached: CachedImage?
         if !plan.options.contains(.fromLoaderOnly), request.caching.queryType != .none {
-            cached = await queryCache(cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: true)
+            cached = await queryCache(
+                cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: !plan.isIntermediate)
         }
         // A stale disk hit is not answered before its origin is asked (HTTP freshness).
         var stale: (hit: CachedImage, http: HTTPCacheMetadata)?
@@ -23,36 +24,59 @@ extension ImageManager {
                 image: cached.image, data: cached.data, cacheType: cached.cacheType, url: plan.url, isFinal: !refreshing)))
             if !refreshing { return }
         }
-        var revalidation: HTTPCacheMetadata?
-        if cached != nil {
-            revalidation = await storedValidators(plan)
-        }
-        // A stale original (the final key is the original's) is revalidated with its own
-        // validators; a stale derived entry waits for its original, which the fetch stage revalidates.
-        let revalidatingStale = stale.map { !plan.hasDerivedKey && $0.http.hasValidators } ?? false
-        if revalidatingStale { revalidation = stale?.http }
+        // A chain of two or more steps is its prefix's result plus its last step: requests that
+        // share the prefix compute it once, and a cached prefix is found in memory or on disk.
+        // (A refresh revalidates the original, so it goes through the original.)
+        // (A stale entry is judged against its revalidated original, so it goes through it too.)
+        let intermediate = cached == nil && !refreshing && stale == nil ? plan.intermediate : nil
         let fetched: FetchedImage
-        do {
-            fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil || revalidatingStale)
-        } catch {
-            guard let stale, stale.http.allowsStaleOnError(), !Task.isCancelled, (error as? WebImageError)?.code != .cancelled
-            else { throw error }
-            logger.warning("\(plan.url.absoluteString) could not be revalidated (\(error)); answering the stale copy")
-            job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
-            return
-        }
-        if fetched.notModified {
-            if let stale {
-                job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+        if let intermediate {
+            let prefix = try await awaitDependency(
+                finals, key: intermediate.plan.finalKey, shared: sharesWork(request), for: job, describing: plan.url
+            ) { [self] prefixJob in
+                try await runFinal(intermediate.plan, job: prefixJob)
             }
-            return
-        }
-        // A stale derived entry made from the same original (equal validators) is still current:
-        // it is answered, and its freshness restarts with the original's.
-        if let stale, plan.hasDerivedKey, let http = fetched.http, http.hasSameValidators(as: stale.http) {
-            if !fetched.isStale { await recordDerivedRevalidation(plan, cache: cache, http: http) }
-            job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
-            return
+            // The prefix carries bytes only when its pixels are the original's (no step changed them).
+            fetched = FetchedImage(
+                image: prefix.image, data: prefix.data, cacheType: prefix.cacheType, sourceURL: prefix.sourceURL)
+        } else {
+            var revalidation: HTTPCacheMetadata?
+            if cached != nil {
+                revalidation = await storedValidators(plan)
+            }
+            // A stale original (the final key is the original's) is revalidated with its own
+            // validators; a stale derived entry waits for its original, which the fetch stage
+            // revalidates.
+            let revalidatingStale = stale.map { !plan.hasDerivedKey && $0.http.hasValidators } ?? false
+            if revalidatingStale { revalidation = stale?.http }
+            if cached == nil, stale == nil, let poster = firstFrameInMemory(plan, cache: cache) {
+                fetched = poster
+            } else {
+                do {
+                    fetched = try await fetch(
+                        plan, for: job, revalidation: revalidation, revalidating: cached != nil || revalidatingStale)
+                } catch {
+                    guard let stale, stale.http.allowsStaleOnError(), !Task.isCancelled,
+                        (error as? WebImageError)?.code != .cancelled
+                    else { throw error }
+                    logger.warning("\(plan.url.absoluteString) could not be revalidated (\(error)); answering the stale copy")
+                    job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                    return
+                }
+            }
+            if fetched.notModified {
+                if let stale {
+                    job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                }
+                return
+            }
+            // A stale derived entry made from the same original (equal validators) is still
+            // current: it is answered, and its freshness restarts with the original's.
+            if let stale, plan.hasDerivedKey, let http = fetched.http, http.hasSameValidators(as: stale.http) {
+                if !fetched.isStale { await recordDerivedRevalidation(plan, cache: cache, http: http) }
+                job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                return
+            }
         }
         guard var image = fetched.image else {
             throw WebImageError(.badImageData, "no image could be made from \(plan.url.absoluteString)")
@@ -60,13 +84,16 @@ extension ImageManager {
         // A thumbnail or first frame is not what the original's bytes encode: it carries none.
         var data = request.decodesFullImage ? fetched.data : nil
         // The decoded original goes into memory at once, so the next request is a memory hit
-        // (never a thumbnail or a first frame under the original key).
-        if fetched.cacheType != .memory, plan.originalStoreType.includesMemory, request.decodesFullImage {
+        // (never a thumbnail or a first frame under the original key, nor a prefix's result).
+        if intermediate == nil, fetched.cacheType != .memory, plan.originalStoreType.includesMemory,
+            request.decodesFullImage
+        {
             (request.caching.originalCache ?? cache).storeInMemory(image, forKey: plan.originalKey)
         }
         if plan.hasDerivedKey {
             var transformed = false
-            if let transformer = request.transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
+            let transformer = intermediate?.last ?? request.transformer
+            if let transformer, !image.isAnimated || plan.options.contains(.transformAnimatedImage) {
                 let source = image
                 image = try await timed(.transform, plan, key: plan.key) {
                     try await limiter.run { try transformer.transformWrappingErrors(source) }
@@ -84,6 +111,17 @@ extension ImageManager {
         }
         job.send(.value(ImageResponse(
             image: image, data: data, cacheType: fetched.cacheType, url: plan.url, sourceURL: fetched.sourceURL)))
+    }
+
+    /// The first frame of the full image already in memory, for a first-frame-only request that
+    /// may answer from memory: its poster, without the animation (no download, no decode).
+    private func firstFrameInMemory(_ plan: RequestPlan, cache: ImageCache) -> FetchedImage? {
+        guard let key = plan.fullImageKey, plan.request.caching.queryType.includesMemory,
+            plan.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
+            let full = (key == plan.originalKey ? plan.request.caching.originalCache ?? cache : cache).memoryImage(forKey: key)
+        else { return nil }
+        metrics.memoryHits.increment()
+        return FetchedImage(image: full.firstFrame, cacheType: .memory)
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
@@ -147,33 +185,11 @@ extension ImageManager {
     private func fetch(
         _ plan: RequestPlan, for final: SharedJob<ImageResponse>, revalidation: HTTPCacheMetadata?, revalidating: Bool
     ) async throws -> FetchedImage {
-        let (stream, continuation) = AsyncThrowingStream<FetchedImage, any Error>.makeStream()
-        let sink: SharedJob<FetchedImage>.Sink = { event in
-            switch event {
-            case .progress(let progress): final.send(.progress(progress))
-            case .preview(let preview): final.send(.preview(preview))
-            case .value(let fetched): continuation.yield(fetched)
-            case .finished(let error):
-                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-            }
-        }
-        let body: @Sendable (SharedJob<FetchedImage>) async throws -> Void = { [self] job in
+        try await awaitDependency(
+            fetches, key: plan.fetchKey(revalidating: revalidating), shared: sharesWork(plan.request), for: final,
+            describing: plan.url
+        ) { [self] job in
             try await runFetch(plan, job: job, revalidation: revalidation, revalidating: revalidating)
-        }
-        let (job, id): (SharedJob<FetchedImage>, Int)
-        if plan.request.hasCustomComponents {
-            (job, id) = fetches.solo(priority: final.priority, sink: sink, body: body)
-        } else {
-            (job, id) = fetches.join(plan.fetchKey(revalidating: revalidating), priority: final.priority, sink: sink, body: body)
-        }
-        if final.priority > job.priority { job.setPriority(final.priority) }
-        final.onPriorityChange { job.setPriority($0) }
-        defer { final.onPriorityChange(nil) }
-        return try await withTaskCancellationHandler {
-            for try await fetched in stream { return fetched }
-            throw WebImageError(.cancelled, "the download of \(plan.url.absoluteString) ended without an image")
-        } onCancel: {
-            job.unsubscribe(id)
         }
     }
 }

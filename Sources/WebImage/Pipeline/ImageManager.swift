@@ -116,8 +116,8 @@ public final class ImageManager: Sendable {
     /// or when the key filter turns caching off.
     public func cacheKey(for request: ImageRequest) -> String? { prepare(request).cacheKey }
 
-    /// How many shared tasks are running (final images, then download+decode stages), those of
-    /// requests that share no work included.
+    /// How many shared tasks are running (final images, transformer-chain prefixes included, then
+    /// download+decode stages), those of requests that share no work included.
     public var runningTaskCounts: (finals: Int, fetches: Int) { (finals.count, fetches.count) }
 
     // MARK: Internals
@@ -137,7 +137,7 @@ public final class ImageManager: Sendable {
     /// The memory hit, synchronously, when the request allows answering from memory.
     @inline(__always)
     func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        guard let url = request.url, request.caching.queryType.includesMemory,
+        guard let url = request.sourceURL, request.caching.queryType.includesMemory,
             request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
         guard let key = request.cacheKey else { return nil }
@@ -155,7 +155,7 @@ public final class ImageManager: Sendable {
             task.receive(.finished(Self.invalidatedError))
             return task
         }
-        guard let url = request.url else {
+        guard let url = request.sourceURL else {
             task.receive(.finished(WebImageError(.invalidURL, "the request has no valid URL")))
             return task
         }
@@ -184,10 +184,10 @@ public final class ImageManager: Sendable {
             try await runFinal(plan, job: job)
         }
         let joined: (job: SharedJob<ImageResponse>, id: Int)
-        if request.hasCustomComponents {
-            joined = finals.solo(priority: request.priority, sink: sink, body: body)
-        } else {
+        if sharesWork(request) {
             joined = finals.join(plan.finalKey, priority: request.priority, sink: sink, body: body)
+        } else {
+            joined = finals.solo(priority: request.priority, sink: sink, body: body)
         }
         let (job, id) = joined
         // A shared job runs at the highest priority any of its callers asked for.

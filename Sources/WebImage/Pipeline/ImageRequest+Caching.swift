@@ -21,8 +21,11 @@ extension ImageRequest {
         /// for the request: nothing is looked up or stored, the image is loaded every time. An
         /// empty key fails the request with ``WebImageError/Code/invalidCacheKey``.
         public var keyFilter: (@Sendable (URL) -> String?)?
-        /// Produces the bytes stored on disk for a transformed or thumbnail image
-        /// (`cacheSerializer`); `nil` from it falls back to encoding the image in its source format.
+        /// Produces the bytes stored on disk (`cacheSerializer`): for a transformed or thumbnail
+        /// image (`nil` from it falls back to encoding the image in its source format), and for a
+        /// plain download, given the decoded image and the downloaded bytes (`nil` keeps the
+        /// downloaded bytes). A thumbnail or first-frame decode never passes through it as the
+        /// original.
         public var serializer: (@Sendable (Image, Data?, URL) -> Data?)?
         /// The tiers queried for the final image (`queryCacheType`, default all).
         public var queryType: ImageCacheType = .all

@@ -38,6 +38,9 @@ extension ImageRequest {
             var decoding: ImageDecodingOptions
             /// The flags that change the fetch (``Options/sourceAffecting``).
             var flags: Options
+            /// Whether the bytes come from a data provider (``ImageRequest/dataProvider``), named
+            /// by its cache key, rather than from ``url``.
+            var isProvided = false
         }
 
         /// The original, as downloaded and decoded.
@@ -78,7 +81,7 @@ extension ImageRequest {
         ResultIdentity(
             source: ResultIdentity.Source(
                 url: url, fallbackURLs: fallbackURLs, originalKey: originalKey, decoding: decodingOptions,
-                flags: options.intersection(.sourceAffecting)),
+                flags: options.intersection(.sourceAffecting), isProvided: dataProvider != nil),
             transformerKey: transformer?.key,
             flags: options.subtracting(.scheduling),
             queryType: caching.queryType, storeType: caching.storeType,

@@ -35,6 +35,11 @@ public struct ImageRequest: Sendable {
     /// request.fallbackURLs = [originURL]
     /// ```
     public var fallbackURLs: [URL] = []
+    /// Where the bytes come from when they do not come from a URL (Kingfisher's
+    /// `ImageDataProvider`); when set, it is the source and ``url`` is not used. The original is
+    /// cached under the provider's ``ImageDataProviding/cacheKey`` (the key filter does not apply)
+    /// and the provider is called only when the caches miss. See ``init(provider:options:)``.
+    public var dataProvider: (any ImageDataProviding)?
     /// The on/off switches.
     public var options: Options = []
     /// A transform applied after decoding; its key is appended to the cache key
@@ -97,6 +102,7 @@ public struct ImageRequest: Sendable {
     /// The key of the original image: the URL's absolute string through the key filter
     /// (``Caching/keyFilter``).
     public var originalCacheKey: String? {
+        if let dataProvider { return dataProvider.cacheKey }
         guard let url else { return nil }
         return CacheKeys.key(for: url, filter: caching.keyFilter)
     }
@@ -105,7 +111,7 @@ public struct ImageRequest: Sendable {
     /// for ``Options/decodeFirstFrameOnly``, then the transformer's key (SDWebImage's order, with
     /// the first-frame part added).
     public var cacheKey: String? {
-        guard let url, let originalKey = originalCacheKey else { return nil }
+        guard let url = sourceURL, let originalKey = originalCacheKey else { return nil }
         return identity(url: url, originalKey: originalKey).cacheKey
     }
 

@@ -7,6 +7,9 @@ struct RequestPlan: Sendable {
     let identity: ImageRequest.ResultIdentity
     /// The final key (thumbnail, first-frame and transformer suffixes included).
     let key: String
+    /// Whether this plan makes a transformer chain's prefix for a longer chain
+    /// (``intermediate``): its disk hits are not promoted to memory.
+    var isIntermediate = false
 
     /// The plan of `request` for `url`, whose original key is `originalKey`.
     init(request: ImageRequest, url: URL, originalKey: String) {
@@ -35,6 +38,18 @@ struct RequestPlan: Sendable {
         guard hasDerivedKey, !options.contains(.fromLoaderOnly) else { return .none }
         let type = request.caching.originalQueryType
         return request.decodesFullImage ? type : type.intersection(.disk)
+    }
+
+    /// For a first-frame-only request (no thumbnail): the key the full decode with the same
+    /// options has in memory, whose animation's first frame answers it without a download or a
+    /// decode (SDWebImage's `decodeFirstFrameOnly` on an animated image in memory). Nil otherwise.
+    var fullImageKey: String? {
+        let decoding = identity.source.decoding
+        guard decoding.firstFrameOnly, decoding.thumbnailPixelSize == nil else { return nil }
+        var full = identity
+        full.source.decoding.firstFrameOnly = false
+        full.transformerKey = nil
+        return full.cacheKey
     }
 
     /// The tiers the download+decode stage stores the original in.

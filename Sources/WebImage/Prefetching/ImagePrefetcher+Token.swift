@@ -61,6 +61,8 @@ extension ImagePrefetcher {
     public final class Token: Sendable {
         private struct State {
             var progress: ImagePrefetcher.Progress
+            /// The index of the next entry to start.
+            var nextIndex = 0
             var ended = false
             var work: Task<Void, Never>?
             var waiters: [CheckedContinuation<ImagePrefetcher.Progress, Never>] = []
@@ -102,6 +104,15 @@ extension ImagePrefetcher {
         public func cancel() { state.withLock { $0.work }?.cancel() }
 
         func attach(_ work: Task<Void, Never>) { state.withLock { $0.work = work } }
+
+        /// The index of the next entry to start, in list order; nil once every entry has started.
+        func takeNextIndex() -> Int? {
+            state.withLock { state in
+                guard state.nextIndex < state.progress.total else { return nil }
+                defer { state.nextIndex += 1 }
+                return state.nextIndex
+            }
+        }
 
         func record(_ result: ImagePrefetcher.Result) {
             let progress = state.withLock { state in

@@ -1,8 +1,12 @@
 public import Foundation
 import Synchronization
 
-/// Loads a list of URLs ahead of time at low priority, a few at once, into the caches
-/// (SDWebImage's `SDWebImagePrefetcher`).
+/// Loads a list of URLs or requests ahead of time at low priority, a few at once, into the caches
+/// (SDWebImage's `SDWebImagePrefetcher`, Nuke's and Kingfisher's `ImagePrefetcher`).
+///
+/// Requests are prefetched whole (thumbnail, transformer, every setting): a later load of the same
+/// request finds the result in the cache under the key it looks for. The prefetcher can be paused
+/// and resumed, and its ``priority`` changed while it runs.
 ///
 /// Keep the prefetcher while its prefetches run: releasing it cancels them, as Nuke's
 /// `ImagePrefetcher` does (running loads are cancelled, queued URLs never start).
@@ -14,6 +18,13 @@ import Synchronization
 ///     if case .failed(let error) = result.outcome { print(result.url!, error) }
 /// }
 /// let summary = await token.completion   // finished, failed, skipped, cancelled, total
+///
+/// var request = ImageRequest(url: url)
+/// request.decoding.thumbnailPixelSize = PixelSize(width: 256, height: 256)
+/// prefetcher.prefetch([request])
+/// prefetcher.pause()                     // scrolling fast: nothing new starts
+/// prefetcher.priority = .normal          // queued and running prefetches alike
+/// prefetcher.resume()
 /// ```
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images go.
@@ -33,9 +44,10 @@ public final class ImagePrefetcher: Sendable {
     public let maximumConcurrentPrefetches: Int
     /// Where images go.
     public let destination: Destination
-    /// Options added to every prefetch request (`.lowPriority` is always added).
+    /// Options added to every prefetch request (the priority flags come from ``priority``).
     public let options: ImageRequest.Options
     private let tokens = Mutex<[ObjectIdentifier: ImagePrefetcher.Token]>([:])
+    private let control = Control(priority: .low)
 
     /// A prefetcher over `manager`.
     public init(
@@ -53,38 +65,68 @@ public final class ImagePrefetcher: Sendable {
         cancelAll()
     }
 
+    /// The download priority of the prefetches (default ``ImageLoad/Priority/low``): of the loads
+    /// started from now on and of the running ones, which a loader reorders while they wait in its
+    /// queue. It replaces the requests' own priority flags. (A running ``Destination/diskOnly``
+    /// load keeps the priority it started with.)
+    public var priority: ImageLoad.Priority {
+        get { control.priority }
+        set { control.setPriority(newValue) }
+    }
+
+    /// Whether the prefetcher is paused (``pause()``).
+    public var isPaused: Bool { control.isPaused }
+
+    /// Stops starting loads, for every prefetch of this prefetcher, until ``resume()``: the loads
+    /// already running finish (their results are recorded), the queued ones wait. Stopping a
+    /// prefetch while paused counts its waiting entries as cancelled, as usual.
+    public func pause() { control.pause() }
+
+    /// Starts loads again after ``pause()``, where each prefetch left off.
+    public func resume() { control.resume() }
+
     /// Starts prefetching `urls`; nil entries count as skipped.
     @discardableResult
     public func prefetch(_ urls: [URL?]) -> ImagePrefetcher.Token {
-        let token = ImagePrefetcher.Token(total: urls.count)
+        start(urls.map { url in url.map { ImageRequest(url: $0) } })
+    }
+
+    /// Starts prefetching `requests` whole: each is loaded as ``ImageManager/image(for:)-(ImageRequest)``
+    /// would load it (thumbnail, transformer, caching settings), with the prefetcher's
+    /// ``options`` added and its ``priority``, so a later load of the same request is a cache hit.
+    /// With ``Destination/diskOnly`` only the original bytes go to disk.
+    ///
+    /// ```swift
+    /// var request = ImageRequest(url: url)
+    /// request.transformer = ResizeTransformer(size: PixelSize(width: 200, height: 200), mode: .aspectFill)
+    /// let token = prefetcher.prefetch([request])
+    /// ```
+    @discardableResult
+    public func prefetch(_ requests: [ImageRequest]) -> ImagePrefetcher.Token {
+        start(requests.map { Optional($0) })
+    }
+
+    /// Runs one prefetch of `entries` (nil entries are skipped).
+    private func start(_ entries: [ImageRequest?]) -> ImagePrefetcher.Token {
+        let token = ImagePrefetcher.Token(total: entries.count)
         let id = ObjectIdentifier(token)
         tokens.withLock { $0[id] = token }
-        let (manager, destination, options) = (manager, destination, options)
-        let workers = Self.workerCount(limit: maximumConcurrentPrefetches, urlCount: urls.count)
+        let (manager, destination, options, control) = (manager, destination, options, control)
+        let workers = Self.workerCount(limit: maximumConcurrentPrefetches, urlCount: entries.count)
         let work = Task { [weak self] in
-            await withTaskGroup(of: ImagePrefetcher.Result.self) { group in
-                var iterator = urls.enumerated().makeIterator()
-                func addNext() {
-                    guard let (index, next) = iterator.next() else { return }
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<workers {
                     group.addTask {
-                        guard let url = next else { return ImagePrefetcher.Result(index: index, url: nil, outcome: .skipped) }
-                        let request = ImageRequest(url: url, options: options.union(.lowPriority))
-                        do {
-                            let cacheType: ImageCacheType
-                            switch destination {
-                            case .memoryAndDisk: cacheType = try await manager.image(for: request).cacheType
-                            case .diskOnly: cacheType = try await manager.prefetchOriginalBytes(for: request)
-                            }
-                            return ImagePrefetcher.Result(index: index, url: url, outcome: .finished(cacheType))
-                        } catch {
-                            return ImagePrefetcher.Result(index: index, url: url, outcome: .failed(error))
+                        while !Task.isCancelled {
+                            await control.waitUntilRunning()
+                            if Task.isCancelled { return }
+                            guard let index = token.takeNextIndex() else { return }
+                            token.record(
+                                await Self.load(
+                                    entries[index], index: index, manager: manager, destination: destination,
+                                    options: options, control: control))
                         }
                     }
-                }
-                for _ in 0..<workers where !Task.isCancelled { addNext() }
-                for await result in group {
-                    token.record(result)
-                    if !Task.isCancelled { addNext() }
                 }
             }
             token.end(cancelled: Task.isCancelled)
@@ -92,6 +134,37 @@ public final class ImagePrefetcher: Sendable {
         }
         token.attach(work)
         return token
+    }
+
+    /// Loads one entry at the control's priority; a cancelled caller cancels its load.
+    private static func load(
+        _ entry: ImageRequest?, index: Int, manager: ImageManager, destination: Destination,
+        options: ImageRequest.Options, control: Control
+    ) async -> ImagePrefetcher.Result {
+        guard var request = entry else { return ImagePrefetcher.Result(index: index, url: nil, outcome: .skipped) }
+        request.options.formUnion(options)
+        request.options.subtract(.scheduling)
+        switch control.priority {
+        case .low: request.options.insert(.lowPriority)
+        case .normal: break
+        case .high: request.options.insert(.highPriority)
+        }
+        let url = request.sourceURL
+        do {
+            let cacheType: ImageCacheType
+            switch destination {
+            case .memoryAndDisk:
+                let task = manager.task(for: request)
+                control.track(task)
+                defer { control.finish(task) }
+                cacheType = try await task.response.cacheType
+            case .diskOnly:
+                cacheType = try await manager.prefetchOriginalBytes(for: request)
+            }
+            return ImagePrefetcher.Result(index: index, url: url, outcome: .finished(cacheType))
+        } catch {
+            return ImagePrefetcher.Result(index: index, url: url, outcome: .failed(error))
+        }
     }
 
     /// How many loads run at once for `urlCount` URLs: the limit, but never more than there is

@@ -45,12 +45,18 @@ public struct ChainedTransformer: ImageTransforming {
 }
 
 extension ImageTransforming {
-    /// Transforms, turning a foreign error into `transformFailed` naming this transformer.
+    /// Transforms, turning a foreign error into `transformFailed` naming this transformer. A
+    /// result of ``ImageFormat/undefined`` format (an image a closure made from pixels) takes the
+    /// source's format, as Nuke's processed images keep their source's type; a transformer that
+    /// names a format keeps it.
     func transformWrappingErrors(_ image: Image) throws -> Image {
+        let result: Image
         do {
-            return try transform(image)
+            result = try transform(image)
         } catch {
             throw WebImageError.wrapping(error, code: .transformFailed, "the transformer \(key) failed")
         }
+        guard result.format == .undefined, image.format != .undefined else { return result }
+        return result.replacingFormat(image.format)
     }
 }

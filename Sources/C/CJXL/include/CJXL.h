@@ -20,7 +20,8 @@
     X(JxlEncoderDestroy) X(JxlEncoderFrameSettingsCreate) X(JxlEncoderGetError) X(JxlEncoderInitBasicInfo)    \
     X(JxlEncoderInitFrameHeader) X(JxlEncoderSetBasicInfo) X(JxlEncoderSetColorEncoding)                      \
     X(JxlEncoderSetFrameDistance) X(JxlEncoderSetFrameHeader) X(JxlEncoderSetFrameLossless)                   \
-    X(JxlEncoderAddImageFrame) X(JxlEncoderCloseInput) X(JxlEncoderProcessOutput)
+    X(JxlEncoderAddImageFrame) X(JxlEncoderCloseInput) X(JxlEncoderProcessOutput) X(JxlEncoderSetICCProfile)  \
+    X(JxlEncoderUseContainer) X(JxlEncoderUseBoxes) X(JxlEncoderAddBox)
 
 /* libjxl's functions. */
 typedef struct webimage_jxl_api {
