@@ -48,10 +48,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // MARK: Core: pure Swift, no C.
+        // MARK: Core: Swift, plus the pixel kernels' AVX2/AVX-512 versions in C (chosen at run time;
+        // Swift's own SIMD kernels elsewhere and as the reference). No system libraries.
+        .target(name: "CPixelKernels", path: "Sources/C/CPixelKernels"),
         .target(
             name: "WebImage",
             dependencies: [
+                "CPixelKernels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -173,6 +176,8 @@ let package = Package(
                     name: "WebImageHTTPCookies",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // AWS Signature V4 for s3:// sources (HMAC-SHA256, SHA-256).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -311,7 +316,7 @@ let package = Package(
             name: "WebImageCLITests",
             dependencies: [
                 "webimage", "webimage-peak-rss", "webimage-player-probe", "webimage-svg-render", "WebImageCodecs",
-                "WebImageHTTPTesting",
+                "WebImageHTTP", "WebImageHTTPTesting",
                 "WebImageTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

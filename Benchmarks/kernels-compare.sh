@@ -8,12 +8,17 @@
 #     (as vips_resize's default gap 2). libvips runs vips_reduce with its Lanczos3 kernel (the
 #     exact separable pass, as ours) and vips_resize (what vips_thumbnail calls; on libvips 8.14
 #     it takes seconds on this in-memory image, so it is printed for the record, not compared).
+#   Ours runs on each kernel path this CPU has (WEBIMAGE_SIMD=portable|avx2|avx512, issue 29), and
+#   Pillow and pillow-simd also with reducing_gap=2, so the gap's gain can be set beside theirs.
+#   The load average is printed first: other work on the machine slows every figure.
 #   png-thumbnail: PNG → 256 px box (decode included): ours, Pillow's thumbnail (reducing_gap 2),
 #     vips thumbnail_buffer.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 corpus="${WEBIMAGE_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus/public}"
-export WEBIMAGE_CORPUS="$corpus" VIPS_CONCURRENCY=1
+# Process CPU time, ours and theirs (BENCH_CLOCK=cpu; Python's process_time): steadier than wall
+# time while other work shares the cores.
+export WEBIMAGE_CORPUS="$corpus" VIPS_CONCURRENCY=1 BENCH_CLOCK=cpu
 N="${N:-5}"
 swift build -c release --package-path "$here" --product webimage-bench >&2
 bench="$here/.build/release/webimage-bench"
@@ -24,6 +29,7 @@ photo="$work/photo24.jpg"
 png="$corpus/image-png/benches/Fantasy_Digital_Painting.png"
 
 ours() { "$bench" "$1" "$2" "$N" | sed -E 's/.*median_ms=([0-9.]+).*/\1/'; }
+paths=$("$bench" kernel-paths)  # the paths this CPU runs, best last
 
 anchor() {  # python workload file -> median ms
     "$1" - "$2" "$3" "$N" <<'PY' 2>/dev/null || echo "n/a"
@@ -46,13 +52,15 @@ else:
     image = Image.open(io.BytesIO(data)); image.load()
     if workload == "pil-resample":
         run = lambda: image.resize((image.width // 4, image.height // 4), Image.LANCZOS)
+    elif workload == "pil-resample-gap":
+        run = lambda: image.resize((image.width // 4, image.height // 4), Image.LANCZOS, reducing_gap=2.0)
     else:
         def run():
             im = Image.open(io.BytesIO(data)); im.thumbnail((256, 256), Image.LANCZOS)
 run()
 samples = []
 for _ in range(n):
-    t = time.perf_counter(); run(); samples.append((time.perf_counter() - t) * 1000)
+    t = time.process_time(); run(); samples.append((time.process_time() - t) * 1000)
 print(f"{statistics.median(samples):.2f}")
 PY
 }
@@ -61,16 +69,21 @@ ratio() { [[ "$2" == n/a ]] && echo "n/a" || awk -v a="$1" -v b="$2" 'BEGIN { pr
 mpx() { awk -v ms="$1" 'BEGIN { printf "%.0f Mpx/s", 24 / (ms / 1000) }'; }
 
 simd="${PILLOW_SIMD_PYTHON:-}"
-exact=$(ours resample-lanczos "$photo"); gapped=$(ours resample-lanczos-gap "$photo")
-pil=$(anchor python3 pil-resample "$photo"); vips=$(anchor python3 vips-reduce "$photo")
-vipsresize=$(anchor python3 vips-resize "$photo")
-pilsimd=n/a; [[ -n "$simd" ]] && pilsimd=$(anchor "$simd" pil-resample "$photo")
+gain() { [[ "$2" == n/a ]] && echo "n/a" || awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f %%", (a / b - 1) * 100 }'; }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+pil=$(anchor python3 pil-resample "$photo"); pilgap=$(anchor python3 pil-resample-gap "$photo")
+vips=$(anchor python3 vips-reduce "$photo"); vipsresize=$(anchor python3 vips-resize "$photo")
+pilsimd=n/a; pilsimdgap=n/a
+[[ -n "$simd" ]] && pilsimd=$(anchor "$simd" pil-resample "$photo") && pilsimdgap=$(anchor "$simd" pil-resample-gap "$photo")
 echo "resample 24 MP → 1/4 per side, Lanczos3, 1 thread (median ms; ratio = our speed ÷ theirs)"
-echo "  ours exact      $exact ms  $(mpx "$exact")"
-echo "  ours gap 2      $gapped ms  $(mpx "$gapped")"
-echo "  Pillow          $pil ms   exact vs Pillow $(ratio "$exact" "$pil")"
-echo "  pillow-simd     $pilsimd ms   exact vs pillow-simd $(ratio "$exact" "$pilsimd")"
-echo "  libvips reduce  $vips ms   exact vs libvips $(ratio "$exact" "$vips")"
+for path in $paths; do
+    exact=$(WEBIMAGE_SIMD=$path ours resample-lanczos "$photo"); gapped=$(WEBIMAGE_SIMD=$path ours resample-lanczos-gap "$photo")
+    echo "  ours $path exact  $exact ms  $(mpx "$exact")  vs Pillow $(ratio "$exact" "$pil")  pillow-simd $(ratio "$exact" "$pilsimd")  libvips reduce $(ratio "$exact" "$vips")"
+    echo "  ours $path gap 2  $gapped ms  $(mpx "$gapped")  gap gain $(gain "$exact" "$gapped")  vs pillow-simd gap 2 $(ratio "$gapped" "$pilsimdgap")"
+done
+echo "  Pillow          $pil ms  gap 2 $pilgap ms (gain $(gain "$pil" "$pilgap"))"
+echo "  pillow-simd     $pilsimd ms  $(mpx "$pilsimd")  gap 2 $pilsimdgap ms (gain $(gain "$pilsimd" "$pilsimdgap"))"
+echo "  libvips reduce  $vips ms  $(mpx "$vips")"
 echo "  libvips resize  $vipsresize ms   (vips_resize, for the record)"
 
 thumb=$(ours png-thumbnail "$png")

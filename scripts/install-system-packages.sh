@@ -24,15 +24,30 @@ tools+=(libsixel-bin)
 # loopback ports (never the system services); wrk for Benchmarks/fleet-compare.sh.
 services=(redis-server nginx)
 tools+=(wrk)
+# s3:// sources (issue 28): the end-to-end tests start moto's S3 server (PyPI: moto[server]) on a
+# free loopback port; pip comes from python3-pip.
+tools+=(python3-pip)
 wanted=("${libs[@]}" "${services[@]}")
 [[ "${1:-}" == "--tools" ]] && wanted+=("${tools[@]}")
 
+# moto's server mode for the S3 tests, with --tools, when python3 lacks it (after any apt-get below).
+install_moto() {
+    [[ "${1:-}" == "--tools" ]] || return 0
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c "import moto.server, flask, werkzeug" >/dev/null 2>&1 && return 0
+    echo "Installing moto[server] (pip) for the S3 end-to-end tests"
+    python3 -m pip install -q 'moto[server]' 2>/dev/null \
+        || python3 -m pip install -q --user --break-system-packages 'moto[server]'
+}
+
 if [[ "$(uname -s)" == "Darwin" ]]; then
     echo "macOS: install the codec libraries with:  brew install pkg-config jpeg-turbo libpng giflib webp sqlite jpeg-xl libtiff librsvg libavif libheif little-cms2 libsixel redis nginx"
+    install_moto "${1:-}"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "Not a Debian/Ubuntu system: install libjpeg-turbo, libpng, giflib, libwebp (with demux/mux), libjxl, libtiff, librsvg, libavif, libheif and libsixel development packages, and redis-server and nginx." >&2
+    install_moto "${1:-}"
     exit 0
 fi
 
@@ -47,10 +62,14 @@ for pkg in "${wanted[@]}"; do
     if [[ "$pkg" == libjpeg62-turbo-dev ]] && ! apt-cache show libjpeg62-turbo-dev >/dev/null 2>&1; then pkg=libjpeg-dev; fi
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -eq 0 ]]; then
+    install_moto "${1:-}"
+    exit 0
+fi
 
 sudo=""
 [[ "$(id -u)" -ne 0 ]] && sudo="sudo"
 echo "Installing system packages: ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_moto "${1:-}"

@@ -28,7 +28,7 @@ extension FuzzTarget {
         switch self {
         case .jpeg: try Self.jpegSeeds()
         case .png: try Self.pngSeeds()
-        case .gif: try Self.gifSeeds()
+        case .gif, .gifLZWDifferential: try Self.gifSeeds()
         case .webp: try Self.webpSeeds()
         case .avif: try Self.avifSeeds()
         case .heif: try Self.heifSeeds()

@@ -17,8 +17,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jpeg
     /// `PNGCoder`, still PNG and APNG (libpng and our APNG compositor). Chunk CRCs are repaired first.
     case png
-    /// `GIFCoder` (giflib and our compositor).
+    /// `GIFCoder` (our LZW decoder and compositor).
     case gif
+    /// Differential: every image of the input decoded by our LZW decoder and by giflib (whole,
+    /// and cut short as incremental decoding sees it) must come out identical.
+    case gifLZWDifferential = "gif-lzw-differential"
     /// `WebPCoder`, still and animated (libwebp, demux). The RIFF size is repaired first.
     case webp
     /// `AVIFCoder` (libavif with its AV1 decoders), still and animated.
@@ -56,6 +59,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg: DecoderExercise(decoder: JPEGCoder()).run(input)
         case .png: DecoderExercise(decoder: PNGCoder()).run(InputRepair.pngCRCsRepaired(input))
         case .gif: DecoderExercise(decoder: GIFCoder()).run(input)
+        case .gifLZWDifferential:
+            if let difference = GIFLZWDifferential.firstDifference(
+                in: input, maxPixelCount: DecoderExercise.maxPixelCount)
+            {
+                .contractViolation("our LZW decoder and giflib differ: \(difference)")
+            } else {
+                ImageFormat.detect(in: input) == .gif ? .accepted : .rejected(.badImageData)
+            }
         case .webp: DecoderExercise(decoder: WebPCoder()).run(InputRepair.riffSizeRepaired(input))
         case .avif: DecoderExercise(decoder: AVIFCoder()).run(input)
         case .heif: DecoderExercise(decoder: HEIFCoder()).run(input)

@@ -6,11 +6,11 @@ import WebImage
 /// The source holds the encoded bytes and the frame index built by one pass over the file; frame
 /// N is made by compositing frames onto a cached canvas, so sequential access decodes each frame
 /// once and a backwards seek replays from frame 0. Only the current canvas (and, for disposal 3,
-/// the saved rectangle) is kept in memory, never every frame, with the giflib session and its
+/// the saved rectangle) is kept in memory, never every frame, with the decoder session and its
 /// index buffer.
 typealias GIFAnimatedSource = FrameSource<GIFFrameCursor>
 
-/// One compositing pass over a GIF: the canvas after the last drawn frame and the giflib session.
+/// One compositing pass over a GIF: the canvas after the last drawn frame and the decoder session.
 final class GIFFrameCursor: FrameCursor {
     private let renderer: GIFRenderer
     private let output: GIFOutput

@@ -1,7 +1,8 @@
 public import Foundation
 public import WebImage
 
-/// Decodes and encodes GIF (87a and 89a), still and animated, over giflib.
+/// Decodes GIF (87a and 89a), still and animated, with our LZW decoder (index for index what
+/// giflib decodes), and encodes it with giflib.
 ///
 /// Decoding composites every frame on the canvas (disposal 0–3, transparency, interlace, local and
 /// global palettes, clipping) and returns frame 0 as ``Image/pixels``; animated GIFs get an

@@ -1,8 +1,7 @@
-import CGIF
 import WebImage
 
-/// One GIF image as giflib decompressed it, lent to a closure: palette indices for its rectangle
-/// and the colours they stand for. The pointers are valid only during that call.
+/// One GIF image as decompressed, lent to a closure: palette indices for its rectangle and the
+/// colours they stand for. The pointers are valid only during that call.
 struct GIFIndexedFrame {
     var width: Int
     var height: Int
@@ -14,21 +13,64 @@ struct GIFIndexedFrame {
     var colors: UnsafePointer<UInt32>
 }
 
-/// Decompresses the images of one GIF file with giflib, on demand, through one giflib handle.
+/// Decompresses the images of one GIF file on demand, one frame at a time, reusing its buffers.
+protocol GIFIndexDecoding: AnyObject {
+    /// Decodes the image whose descriptor starts at `record.descriptorOffset` in `bytes` (the
+    /// whole file, or as much as has arrived) and lends it to `body`.
+    ///
+    /// Throws `tooLarge` when the frame's declared area exceeds `maxPixelCount` (before
+    /// allocating), `badImageData` when the data is corrupt or cut short.
+    ///
+    /// With `partial` (a non-interlaced image still arriving, for incremental decoding), the rows
+    /// decoded before the data ran out are lent as a shorter frame; none is an error.
+    func decode<R>(
+        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int,
+        partial: Bool, _ body: (GIFIndexedFrame) throws -> R
+    ) throws -> R
+}
+
+extension GIFIndexDecoding {
+    /// Decodes a complete image (see ``decode(_:container:record:maxPixelCount:partial:_:)``).
+    func decode<R>(
+        _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int,
+        _ body: (GIFIndexedFrame) throws -> R
+    ) throws -> R {
+        try decode(bytes, container: container, record: record, maxPixelCount: maxPixelCount, partial: false, body)
+    }
+}
+
+/// Which LZW decompressor turns a GIF's image data into indices.
+enum GIFDecompressor: Sendable {
+    /// Ours (``GIFLZWDecoder``): what decoding uses.
+    case webImage
+    /// giflib (``GIFLibFrameDecoder``): the reference it is tested against.
+    case giflib
+
+    /// A decoder keeping up to `retainedCapacity` indices of storage between frames.
+    func makeDecoder(retainedCapacity: Int) -> any GIFIndexDecoding {
+        switch self {
+        case .webImage: GIFFrameDecoder(retainedCapacity: retainedCapacity)
+        case .giflib: GIFLibFrameDecoder(retainedCapacity: retainedCapacity)
+        }
+    }
+}
+
+/// Decompresses the images of one GIF file with our LZW decoder, index for index as giflib does
+/// (``GIFLibFrameDecoder``, the reference), including on damaged data.
 ///
-/// giflib reads the file through a callback over its bytes: the handle is opened once (reading
-/// the header, logical screen descriptor and global colour table), and each image is read by
-/// moving the read position to its descriptor, so any frame can be decoded without reading the
-/// frames before it and without reopening giflib. The index buffer and the colour table are
-/// reused from frame to frame. After a giflib error the handle is closed and the next image
-/// reopens it.
+/// Each image is read from its own descriptor offset, so any frame decodes without the frames
+/// before it. The index buffer, the colour table and the LZW tables are reused from frame to
+/// frame. Errors match giflib's: a missing descriptor, a truncated colour table or code size, a
+/// code size above 8, and the LZW stream's own errors (see ``GIFLZWDecoder``).
 ///
 /// Not thread-safe: one decoder belongs to one compositing state (``GIFPlayback``).
-final class GIFFrameDecoder {
-    private var gif: UnsafeMutablePointer<GifFileType>?
-    private let stream: UnsafeMutablePointer<GIFReadStream>
-    /// Reused index storage; kept between frames up to `retainedCapacity` indices.
+final class GIFFrameDecoder: GIFIndexDecoding {
+    private let lzw = GIFLZWDecoder()
+    /// Reused index storage (8 bytes longer than the indices, for the LZW decoder's fast copies);
+    /// kept between frames up to `retainedCapacity` indices.
     private var indices: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+    /// De-interlacing scratch, the same size rules as `indices`.
+    private var scratch: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
     private let retainedCapacity: Int
     private let colors: UnsafeMutablePointer<UInt32>
     /// Whether `colors` holds the global palette (so frames without a local one reuse it).
@@ -38,31 +80,19 @@ final class GIFFrameDecoder {
     /// canvas's pixel count: larger frames, which are clipped anyway, get a buffer of their own).
     init(retainedCapacity: Int) {
         self.retainedCapacity = retainedCapacity
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: GIFReadStream(bytes: UnsafeRawBufferPointer(start: nil, count: 0)))
         colors = .allocate(capacity: 256)
         colors.initialize(repeating: 0, count: 256)
     }
 
     deinit {
-        close()
-        stream.deinitialize(count: 1)
-        stream.deallocate()
         colors.deallocate()
         indices.deallocate()
+        scratch.deallocate()
     }
 
-    /// Decodes the image whose descriptor starts at `record.descriptorOffset` in `bytes` (the
-    /// whole file) and lends it to `body`.
-    ///
-    /// Throws `tooLarge` when the frame's declared area exceeds `maxPixelCount` (before
-    /// allocating), `badImageData` when giflib rejects the data.
-    ///
-    /// With `partial` (a non-interlaced image still arriving, for incremental decoding), the rows
-    /// decoded before the data ran out are lent as a shorter frame; none is an error.
     func decode<R>(
         _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int,
-        partial: Bool = false, _ body: (GIFIndexedFrame) throws -> R
+        partial: Bool, _ body: (GIFIndexedFrame) throws -> R
     ) throws -> R {
         let area = PixelSize(width: record.rect.width, height: record.rect.height)
         if area.pixelCount > maxPixelCount {
@@ -71,130 +101,111 @@ final class GIFFrameDecoder {
         guard record.descriptorOffset < bytes.count, container.headerLength <= bytes.count else {
             throw WebImageError.badData("GIF frame offset out of range")
         }
-        stream.pointee.bytes = bytes
-        let gif = try openedHandle()
-        do {
-            stream.pointee.position = record.descriptorOffset
-            var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE else {
-                throw Self.gifError(gif.pointee.Error, "GIF image descriptor not found")
+        // The descriptor, its colour table and the LZW code size, read as giflib reads them.
+        var reader = GIFByteReader(bytes: bytes, offset: record.descriptorOffset)
+        guard reader.byte() == 0x2C else { throw WebImageError.badData("GIF image descriptor not found") }
+        guard reader.skip(9) else { throw WebImageError.badData("bad GIF image descriptor: truncated") }
+        let flags = bytes[reader.offset - 1]
+        let localStart = reader.offset
+        if flags & 0x80 != 0 {
+            guard reader.skip(3 << (Int(flags & 0x07) + 1)) else {
+                throw WebImageError.badData("bad GIF image descriptor: local colour table truncated")
             }
-            guard DGifGetImageDesc(gif) == GIF_OK else {
-                throw Self.gifError(gif.pointee.Error, "bad GIF image descriptor")
-            }
-            // DGifGetImageDesc keeps a copy of every descriptor it reads: drop it, so that a long
-            // animation does not grow the handle. (giflib leaves the count to the caller.)
-            GifFreeSavedImages(gif)
-            gif.pointee.ImageCount = 0
-            let description = gif.pointee.Image
-            loadColors(local: description.ColorMap, global: gif.pointee.SColorMap)
-            let width = Int(description.Width), height = Int(description.Height)
-            let count = width * height
-            guard width > 0, height > 0 else {
-                return try body(GIFIndexedFrame(width: 0, height: 0, indices: nil, colors: colors))
-            }
-            let storage = indexStorage(count: count)
-            defer { if storage.baseAddress != indices.baseAddress { storage.deallocate() } }
-            let base = storage.baseAddress!
-            let rows = try readIndices(
-                gif, into: base, width: width, height: height, interlaced: description.Interlace, partial: partial)
-            let result = try body(GIFIndexedFrame(width: width, height: rows, indices: UnsafePointer(base), colors: colors))
-            if rows < height { close() }  // giflib stopped mid-image: its handle is spent
-            return result
-        } catch {
-            close()
-            throw error
         }
-    }
-
-    /// Reads the image data and returns how many rows are whole (`height` unless `partial`): one
-    /// `DGifGetLine` for the whole image when it is stored in order, otherwise row by row (in the
-    /// four-pass order when interlaced; in order when `partial`, so that the rows read before the
-    /// data ran out are known).
-    private func readIndices(
-        _ gif: UnsafeMutablePointer<GifFileType>, into base: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
-        interlaced: Bool, partial: Bool
-    ) throws -> Int {
+        guard let codeSize = reader.byte() else {
+            throw WebImageError.badData("bad GIF image descriptor: no code size")
+        }
+        guard codeSize <= 8 else { throw WebImageError.badData("bad GIF image descriptor: LZW code size \(codeSize)") }
+        loadColors(
+            local: flags & 0x80 != 0
+                ? UnsafeRawBufferPointer(rebasing: bytes[localStart..<reader.offset - 1]) : nil,
+            global: container.globalPalette)
+        let descriptor = record.descriptorOffset + 1
+        let width = reader.uint16(at: descriptor + 4), height = reader.uint16(at: descriptor + 6)
+        guard width > 0, height > 0 else {
+            return try body(GIFIndexedFrame(width: 0, height: 0, indices: nil, colors: colors))
+        }
         let count = width * height
-        if !interlaced && !partial && count <= Int(Int32.max) {
-            guard DGifGetLine(gif, base, Int32(count)) == GIF_OK else {
-                throw Self.gifError(gif.pointee.Error, "corrupt GIF image data")
+        let interlaced = flags & 0x40 != 0
+        let storage = Self.storage(&indices, count: count, retainedCapacity: retainedCapacity)
+        defer { if storage.baseAddress != indices.baseAddress { storage.deallocate() } }
+        let rows: Int
+        if interlaced {
+            let stream = Self.storage(&scratch, count: count, retainedCapacity: retainedCapacity)
+            defer { if stream.baseAddress != scratch.baseAddress { stream.deallocate() } }
+            let outcome = lzw.decode(
+                bytes, subBlocksAt: reader.offset, minimumCodeSize: Int(codeSize), into: stream.baseAddress!,
+                count: count)
+            guard outcome.isComplete else { throw Self.corrupt(outcome) }
+            // The file stores rows in four passes: put each where it belongs.
+            for (order, row) in Self.rowOrder(height: height, interlaced: true).enumerated() {
+                (storage.baseAddress! + row * width).update(from: stream.baseAddress! + order * width, count: width)
             }
-            return height
+            rows = height
+        } else {
+            let outcome = lzw.decode(
+                bytes, subBlocksAt: reader.offset, minimumCodeSize: Int(codeSize), into: storage.baseAddress!,
+                count: count)
+            rows = try Self.wholeRows(outcome, width: width, height: height, partial: partial)
         }
-        for (start, step) in interlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)] {
-            var row = start
-            while row < height {
-                guard DGifGetLine(gif, base + row * width, Int32(width)) == GIF_OK else {
-                    // Rows come in order when not interlaced: the first `row` are whole.
-                    if partial, !interlaced, row > 0 { return row }
-                    throw Self.gifError(gif.pointee.Error, "corrupt GIF image data")
-                }
-                row += step
-            }
-        }
-        return height
+        return try body(
+            GIFIndexedFrame(width: width, height: rows, indices: UnsafePointer(storage.baseAddress!), colors: colors))
     }
 
-    /// Storage for `count` indices: the reused buffer (grown if needed) when the frame fits the
-    /// retained capacity, otherwise a buffer for this frame only.
-    private func indexStorage(count: Int) -> UnsafeMutableBufferPointer<UInt8> {
-        if count <= indices.count { return indices }
-        guard count <= retainedCapacity else { return .allocate(capacity: count) }
-        indices.deallocate()
-        indices = .allocate(capacity: count)
-        return indices
+    /// How many rows of a non-interlaced image to lend: all of them when it decoded whole; with
+    /// `partial`, the rows completed before the data ran out (giflib reads such an image row by
+    /// row, and its last row fails when the sub-blocks after the last index are cut). None is an
+    /// error.
+    private static func wholeRows(_ outcome: GIFLZWOutcome, width: Int, height: Int, partial: Bool) throws -> Int {
+        if outcome.isComplete { return height }
+        guard partial else { throw corrupt(outcome) }
+        let rows = outcome.produced == width * height ? height - 1 : outcome.produced / width
+        guard rows > 0 else { throw corrupt(outcome) }
+        return rows
     }
 
-    /// Fills `colors` from the local colour map, else the global one (kept when already loaded).
-    private func loadColors(
-        local: UnsafeMutablePointer<ColorMapObject>?, global: UnsafeMutablePointer<ColorMapObject>?
-    ) {
+    private static func corrupt(_ outcome: GIFLZWOutcome) -> WebImageError {
+        WebImageError.badData("corrupt GIF image data: \(outcome.failure ?? "unknown error")")
+    }
+
+    /// Storage for `count` indices plus 8 bytes: `reused` (grown if needed) when the frame fits
+    /// `retainedCapacity`, otherwise a buffer for this frame only.
+    private static func storage(
+        _ reused: inout UnsafeMutableBufferPointer<UInt8>, count: Int, retainedCapacity: Int
+    ) -> UnsafeMutableBufferPointer<UInt8> {
+        if count + 8 <= reused.count { return reused }
+        guard count <= retainedCapacity else { return .allocate(capacity: count + 8) }
+        reused.deallocate()
+        reused = .allocate(capacity: count + 8)
+        return reused
+    }
+
+    /// Fills `colors` from the local colour table (RGB triples), else the global one (kept when
+    /// already loaded), else greys.
+    private func loadColors(local: UnsafeRawBufferPointer?, global: [UInt8]?) {
         if local == nil && colorsAreGlobal { return }
         colorsAreGlobal = local == nil
-        guard let map = local ?? global else {
+        let black = UInt32(0xFF00_0000).littleEndian
+        let fill = { (table: UnsafeRawBufferPointer) in
+            let count = min(256, table.count / 3)
+            for index in 0..<count {
+                let (r, g, b) = (table[index * 3], table[index * 3 + 1], table[index * 3 + 2])
+                self.colors[index] = (UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | 0xFF00_0000).littleEndian
+            }
+            (self.colors + count).update(repeating: black, count: 256 - count)
+        }
+        if let local {
+            fill(local)
+        } else if let global {
+            global.withUnsafeBytes(fill)
+        } else {
             // No palette at all: indices read as grey levels.
             for index in 0..<256 {
                 let level = UInt32(index)
                 colors[index] = (level | level << 8 | level << 16 | 0xFF00_0000).littleEndian
             }
-            return
         }
-        let count = map.pointee.Colors == nil ? 0 : min(256, max(0, Int(map.pointee.ColorCount)))
-        let black = UInt32(0xFF00_0000).littleEndian
-        if let entries = map.pointee.Colors {
-            for index in 0..<count {
-                let color = entries[index]
-                colors[index] =
-                    (UInt32(color.Red) | UInt32(color.Green) << 8 | UInt32(color.Blue) << 16 | 0xFF00_0000).littleEndian
-            }
-        }
-        (colors + count).update(repeating: black, count: 256 - count)
     }
-
-    /// The open giflib handle, opening it (from the start of the file) if needed.
-    private func openedHandle() throws -> UnsafeMutablePointer<GifFileType> {
-        if let gif { return gif }
-        stream.pointee.position = 0
-        colorsAreGlobal = false
-        var status: Int32 = 0
-        guard let opened = DGifOpen(stream, gifReadCallback, &status) else {
-            throw Self.gifError(status, "cannot open GIF")
-        }
-        gif = opened
-        return opened
-    }
-
-    private func close() {
-        guard let gif else { return }
-        var status: Int32 = 0
-        DGifCloseFile(gif, &status)
-        self.gif = nil
-        colorsAreGlobal = false
-    }
-
-    /// How many image descriptors the giflib handle holds copies of (0 after every frame).
-    var heldDescriptorCount: Int { Int(gif?.pointee.ImageCount ?? 0) }
 
     /// The rows in the order the file stores them: four passes when interlaced.
     static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
@@ -206,37 +217,4 @@ final class GIFFrameDecoder {
         }
         return rows
     }
-
-    static func gifError(_ status: Int32, _ context: String) -> WebImageError {
-        let reason = GifErrorString(status).map { String(cString: $0) } ?? "error \(status)"
-        if status == D_GIF_ERR_NOT_ENOUGH_MEM {
-            return WebImageError(.decodingFailed, "\(context): \(reason)")
-        }
-        return WebImageError.badData("\(context): \(reason)")
-    }
-}
-
-/// The bytes giflib reads (the whole file) and the read position, which the decoder moves to
-/// each image's descriptor.
-struct GIFReadStream {
-    var bytes: UnsafeRawBufferPointer
-    var position = 0
-
-    /// Copies up to `count` bytes into `destination`; returns how many were copied.
-    mutating func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
-        let n = min(count, bytes.count - position)
-        guard n > 0, let base = bytes.baseAddress else { return 0 }
-        UnsafeMutableRawPointer(destination).copyMemory(from: base + position, byteCount: n)
-        position += n
-        return n
-    }
-}
-
-/// giflib's input callback: reads from the `GIFReadStream` passed as user data.
-private func gifReadCallback(
-    _ gif: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ length: Int32
-) -> Int32 {
-    guard let gif, let buffer, length > 0, let user = gif.pointee.UserData else { return 0 }
-    let stream = user.assumingMemoryBound(to: GIFReadStream.self)
-    return Int32(stream.pointee.read(into: buffer, count: Int(length)))
 }

@@ -11,12 +11,12 @@ import WebImage
 /// is complete. The logical
 /// screen is checked against the pixel limit from the 13-byte header, the canvas and every frame
 /// as the walk meets them, and the animation budget as frames are counted, as in a one-shot decode.
-/// The file's bytes are kept, since giflib reads each frame from its own offset.
+/// The file's bytes are kept, since each frame is read from its own offset.
 final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     private let options: ImageDecodingOptions
     private var bytes: [UInt8] = []
     private var container: GIFContainer?
-    /// The canvas after the complete frames and the giflib session, which also decodes the rows
+    /// The canvas after the complete frames and the decoder session, which also decodes the rows
     /// of a first frame still arriving.
     private var playback = GIFPlayback()
     private var shownFrames = 0
@@ -69,10 +69,11 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         }
     }
 
-    /// The rows of the first frame that have arrived (giflib cannot suspend, so decoded from the
+    /// The rows of the first frame that have arrived (the decoder does not suspend, so decoded from the
     /// frame's start each time), drawn on a fresh canvas; `nil` without a new whole row.
     private func partialFirstFrameCanvas(_ record: GIFFrameRecord, container: GIFContainer) throws -> GIFCanvas? {
-        let decoder = playback.decoder ?? GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
+        let decoder =
+            playback.decoder ?? GIFDecompressor.webImage.makeDecoder(retainedCapacity: container.canvasSize.pixelCount)
         playback.decoder = decoder
         var rows = shownPartialRows
         do {

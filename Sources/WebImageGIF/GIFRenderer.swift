@@ -1,10 +1,10 @@
 import WebImage
 
 /// How far compositing has gone in one GIF: the canvas after the last drawn frame (nil before
-/// frame 0) and the giflib session that decodes the frames (kept across rewinds).
+/// frame 0) and the decoder session that decompresses the frames (kept across rewinds).
 struct GIFPlayback {
     var canvas: GIFCanvas?
-    var decoder: GIFFrameDecoder?
+    var decoder: (any GIFIndexDecoding)?
 }
 
 /// Composites the frames of one GIF file in order: the encoded bytes, their index and the limits.
@@ -12,6 +12,8 @@ struct GIFRenderer: Sendable {
     let bytes: [UInt8]
     let container: GIFContainer
     let maxPixelCount: Int
+    /// Our LZW decoder; giflib only as the reference in tests.
+    var decompressor = GIFDecompressor.webImage
 
     /// Advances `playback` until frame `index` has been drawn, restarting from frame 0 when the
     /// canvas is already past it. Returns how many frames were decoded.
@@ -19,7 +21,7 @@ struct GIFRenderer: Sendable {
     func advance(_ playback: inout GIFPlayback, to index: Int) throws -> Int {
         precondition(index >= 0 && index < container.frames.count, "GIF frame index out of range")
         if let current = playback.canvas, current.drawnFrames > index + 1 { playback.canvas = nil }
-        let decoder = playback.decoder ?? GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
+        let decoder = playback.decoder ?? decompressor.makeDecoder(retainedCapacity: container.canvasSize.pixelCount)
         playback.decoder = decoder
         var decoded = 0
         try bytes.withUnsafeBytes { raw in

@@ -23,10 +23,12 @@ extension HTTPImageLoader {
     ) async throws -> ImageLoad.Result {
         let clock = ContinuousClock()
         let start = clock.now
+        // An s3:// URL becomes the store's http(s) URL; its requests are signed as they are sent.
+        let s3 = try s3Target(of: request)
         // Nothing, not even the request modifier, sees a URL AsyncHTTPClient cannot take safely.
-        _ = try HTTPURLShape.checked(request.url)
+        _ = try HTTPURLShape.checked(s3?.url ?? request.url)
         let client = try client(for: request)
-        var outgoing = ImageLoad.URLRequest(url: request.url, headers: configuration.headers.merging(request.headers))
+        var outgoing = ImageLoad.URLRequest(url: s3?.url ?? request.url, headers: configuration.headers.merging(request.headers))
         if let revalidation = request.revalidation {
             outgoing.headers = outgoing.headers.merging(revalidation.conditionalHeaders)
         }
@@ -38,7 +40,7 @@ extension HTTPImageLoader {
         if request.handlesCookies {
             outgoing.headers = addingCookies(to: outgoing.headers, for: request.url)
         }
-        if outgoing.headers["Authorization"] == nil, let credential = request.credential ?? configuration.credential {
+        if s3 == nil, outgoing.headers["Authorization"] == nil, let credential = request.credential ?? configuration.credential {
             outgoing.headers["Authorization"] = credential.basicAuthorization
         }
         if let modifier = request.requestModifier ?? configuration.requestModifier {
@@ -49,8 +51,8 @@ extension HTTPImageLoader {
         }
         let timeout = request.timeout ?? configuration.timeout
         var hop = HTTPRequestHop(url: outgoing.url, number: 0)
-        outgoing.url = try await allowedURL(of: hop)
-        var response = try await send(&outgoing, timeout: timeout, on: client)
+        outgoing.url = try await allowedURL(of: hop, s3: s3)
+        var response = try await send(&outgoing, timeout: timeout, on: client, s3: s3)
         while true {
             if request.handlesCookies {
                 storeCookies(response.headers["Set-Cookie"], for: outgoing.url, mainDocumentURL: request.url)
@@ -75,8 +77,8 @@ extension HTTPImageLoader {
             }
             hop = HTTPRequestHop(url: target, number: hop.number + 1, redirectedFrom: outgoing.url)
             outgoing = next
-            outgoing.url = try await allowedURL(of: hop)
-            response = try await send(&outgoing, timeout: timeout, on: client)
+            outgoing.url = try await allowedURL(of: hop, s3: s3)
+            response = try await send(&outgoing, timeout: timeout, on: client, s3: s3)
         }
         let timeToFirstByte = clock.now - start
         var head = ImageLoad.Response(
@@ -120,6 +122,7 @@ extension HTTPImageLoader {
             "download received response",
             metadata: ["url": "\(head.url.absoluteString)", "status": "\(head.statusCode ?? 0)"])
         broadcaster.send(.receivedResponse(head.url, statusCode: head.statusCode ?? 0))
+        if let s3, let failure = await s3Failure(of: response, head: head, request: request, s3: s3) { throw failure }
         try check(head, request: request)
         if let length = head.expectedContentLength, length > 0 {
             state.withLock { $0.flows[id]?.data.reserveCapacity(length) }
@@ -146,8 +149,10 @@ extension HTTPImageLoader {
     }
 
     /// The hop's URL once its shape and the configuration's ``HTTPImageLoaderConfiguration/urlPolicy``
-    /// allow it; a policy's own error other than a ``WebImageError`` becomes `urlRefused`.
-    private func allowedURL(of hop: HTTPRequestHop) async throws -> URL {
+    /// allow it; a policy's own error other than a ``WebImageError`` becomes `urlRefused`. A hop
+    /// of an s3:// load to the S3 endpoint the configuration names skips the policy: that address
+    /// is the operator's choice, not the requester's.
+    private func allowedURL(of hop: HTTPRequestHop, s3: S3Target?) async throws -> URL {
         let url: URL
         do {
             url = try HTTPURLShape.checked(hop.url)
@@ -155,7 +160,7 @@ extension HTTPImageLoader {
             guard let from = hop.redirectedFrom else { throw error }
             throw WebImageError(error.code, "redirect \(hop.number) from \(from.absoluteString): \(error.message)")
         }
-        guard let policy = configuration.urlPolicy else { return url }
+        guard let policy = configuration.urlPolicy, s3?.configuration.isConfiguredEndpoint(url) != true else { return url }
         do {
             try await policy.check(HTTPRequestHop(url: url, number: hop.number, redirectedFrom: hop.redirectedFrom))
         } catch {
@@ -165,13 +170,14 @@ extension HTTPImageLoader {
         return url
     }
 
-    /// Sends one hop's request; a `401` is sent once more with the credential provider's answer
-    /// (which then stays in `outgoing` for the hops that follow).
+    /// Sends one hop's request (signed for the S3 store when it goes there); a `401` is sent once
+    /// more with the credential provider's answer (which then stays in `outgoing` for the hops
+    /// that follow).
     private func send(
-        _ outgoing: inout ImageLoad.URLRequest, timeout: Duration, on client: HTTPClient
+        _ outgoing: inout ImageLoad.URLRequest, timeout: Duration, on client: HTTPClient, s3: S3Target?
     ) async throws -> HTTPClientResponse {
-        let response = try await execute(outgoing, timeout: timeout, on: client)
-        guard response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
+        let response = try await execute(signedForStore(outgoing, s3: s3), timeout: timeout, on: client)
+        guard s3 == nil, response.status == .unauthorized, outgoing.headers["Authorization"] == nil,
             let provider = configuration.credentialProvider,
             let credential = await provider(outgoing.url, response.headers.first(name: "WWW-Authenticate"))
         else { return response }

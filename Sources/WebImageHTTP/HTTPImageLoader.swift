@@ -6,7 +6,8 @@ import NIOSSL
 import Synchronization
 public import WebImage
 
-/// Loads http:// and https:// URLs on AsyncHTTPClient: SDWebImage's `SDWebImageDownloader`.
+/// Loads http:// and https:// URLs on AsyncHTTPClient: SDWebImage's `SDWebImageDownloader`; and
+/// `s3://bucket/key` URLs, signed, with ``HTTPImageLoaderConfiguration/s3``.
 ///
 /// - One download per URL however many callers: each ``load(_:)`` returns its own
 ///   ``ImageLoad/Task`` (a token) that can be cancelled alone; the transfer stops when its last
@@ -76,10 +77,11 @@ public final class HTTPImageLoader: ImageLoading {
     /// `"http"`.
     public var name: String { "http" }
 
-    /// Whether `url` is http or https.
+    /// Whether `url` is http, https or s3 (an `s3://` load without
+    /// ``HTTPImageLoaderConfiguration/s3`` fails, saying so).
     public func canLoad(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
+        return scheme == "http" || scheme == "https" || scheme == "s3"
     }
 
     /// The configuration's ``HTTPImageLoaderConfiguration/blockingPolicy`` decides.

@@ -125,6 +125,11 @@ public struct HTTPImageLoaderConfiguration: Sendable {
     /// and continues them only on a `206` whose `Content-Range` starts where they end. Any other
     /// answer starts over. Revalidating requests neither keep nor resume.
     public var resumableDataBudget = 32 * 1024 * 1024
+    /// Where `s3://bucket/key` URLs are read from, and with which keys (default nil: such URLs
+    /// fail with ``WebImage/WebImageError/Code/storageSettings``). Their loads go through
+    /// everything above (the byte limit, timeouts, retries, one download per URL); each request
+    /// is signed with AWS Signature V4 just before it is sent. See ``S3Configuration``.
+    public var s3: S3Configuration?
     /// Where started / response / stopped / finished lines go, at debug level.
     public var logger = Logger(label: "WebImage.HTTPImageLoader")
     /// Where requests with ``ImageLoad/Request/handlesCookies`` read and store cookies.

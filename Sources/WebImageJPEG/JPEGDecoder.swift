@@ -67,7 +67,8 @@ enum JPEGDecoder {
             let scale = Double(plan.scaleNumerator) / 8
             pixels = Resampler.resample(
                 pixels, to: plan.targetSize,
-                sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale))
+                sourceExtent: (Double(plan.sourceSize.width) * scale, Double(plan.sourceSize.height) * scale),
+                knownOpaque: true)
         }
         return Image(
             pixels: pixels, scale: options.scaleFactor, orientation: header.orientation, format: .jpeg,

@@ -1,5 +1,6 @@
 import Foundation
 public import WebImage
+import WebImageHTTP
 
 /// An image URL's path, split as imgproxy's grammar says:
 /// `/{signature}/{option}/…/plain/{percent-encoded source}[@ext]` or
@@ -89,8 +90,9 @@ enum ImageSource: Sendable, Hashable {
         }
     }
 
-    /// `http(s)://…` or `local:///relative/path` (resolved under `root`, never outside it).
-    init(_ text: String, localRoot: URL?) throws {
+    /// `http(s)://…`, `local:///relative/path` (resolved under `root`, never outside it) or
+    /// `s3://bucket/key` (with `s3` settings, a bucket they allow).
+    init(_ text: String, localRoot: URL?, s3: S3Configuration? = nil) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw WebImageError(.invalidURL, "the source '\(text)' is not a URL")
         }
@@ -103,8 +105,18 @@ enum ImageSource: Sendable, Hashable {
                 throw WebImageError(.sourceRefused, "local:// sources are not enabled (start with --local-root DIR)")
             }
             self = .local(try Self.resolve(localPath: url.path, text: text, under: root))
+        case "s3":
+            guard let s3 else {
+                throw WebImageError(.sourceRefused, "s3:// sources are not enabled (start with --use-s3, --s3-endpoint or --s3-allow-bucket)")
+            }
+            do {
+                _ = try s3.httpURL(for: try S3Location(url))
+            } catch let error as WebImageError where error.code == .urlRefused {
+                throw WebImageError(.sourceRefused, error.message)
+            }
+            self = .remote(url)
         default:
-            throw WebImageError(.sourceRefused, "the source scheme '\(scheme)' is not fetched (http, https and local only)")
+            throw WebImageError(.sourceRefused, "the source scheme '\(scheme)' is not fetched (http, https, s3 and local only)")
         }
     }
 

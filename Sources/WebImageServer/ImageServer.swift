@@ -47,10 +47,12 @@ public final class ImageServer: Sendable {
         try configuration.checkFallbackImage(coders: .standard())
         try configuration.checkWatermark(coders: .standard())
         let redisKeys = try configuration.redis.map { _ in try configuration.redisKeyring() }
+        try configuration.checkS3()
         var loading = HTTPImageLoaderConfiguration()
         loading.maximumResponseBytes = configuration.limits.maxSourceBytes
         loading.totalTimeout = configuration.limits.requestTimeout
         loading.urlPolicy = configuration.urlPolicy
+        loading.s3 = configuration.s3
         loading.maximumConcurrentDownloads = max(16, configuration.concurrency * 4)
         if configuration.originRetries > 0 {
             loading.retryStrategy = .exponentialBackoff(maximumRetries: configuration.originRetries)

@@ -33,6 +33,27 @@ public struct ImageServerConfiguration: Sendable {
     public var urlPolicy: HTTPURLPolicy? = .ssrfGuard()
     /// The directory `local:///path` sources are read from (`nil`: `local://` is refused).
     public var localRoot: URL?
+    /// Where `s3://bucket/key` sources are read from, with which keys and which buckets (`nil`:
+    /// `s3://` is refused with `403`). A bucket off ``WebImageHTTP/S3Configuration/allowedBuckets``
+    /// is `403` before any fetch; the store's endpoint skips ``urlPolicy`` (it is the operator's
+    /// address); the byte limit, the timeout, retries and one download per source apply as for
+    /// http(s). A store that refuses the credentials or the region is `502`, naming the setting
+    /// in the log.
+    public var s3: S3Configuration?
+
+    /// Checks ``s3`` at start: a usable endpoint and region, and credentials, else
+    /// `invalidServerConfiguration` naming the setting.
+    func checkS3() throws {
+        guard let s3 else { return }
+        do {
+            try s3.validate()
+        } catch let error as WebImageError {
+            throw WebImageError(.invalidServerConfiguration, error.message)
+        }
+        guard s3.credentials != nil else {
+            throw WebImageError(.invalidServerConfiguration, "s3:// sources need credentials: give \(s3.settingNames.credentials)")
+        }
+    }
     /// Where originals and results are cached on disk (`nil`: memory only).
     public var cacheDirectory: URL?
     /// A Redis tier shared by several nodes, behind memory and disk (`nil`: none). Originals and

@@ -34,7 +34,7 @@ extension ImageService {
                 wantsThumbHash = try reader.bool()
                 try reader.finish()
             }
-            return (try ImageSource(parsed.source, localRoot: configuration.localRoot), parsed.source, wantsThumbHash)
+            return (try ImageSource(parsed.source, localRoot: configuration.localRoot, s3: configuration.s3), parsed.source, wantsThumbHash)
         } catch {
             throw StagedError(error, stage: .parse)
         }

@@ -183,7 +183,7 @@ final class ImageService: Sendable {
             if case .explicit(let format) = options.format, !coders.canEncode(format) {
                 throw WebImageError(.invalidProcessingOptions, "the format '\(format)' cannot be encoded by this build")
             }
-            let source = try ImageSource(parsed.source, localRoot: configuration.localRoot)
+            let source = try ImageSource(parsed.source, localRoot: configuration.localRoot, s3: configuration.s3)
             let output = OutputChoice.negotiate(
                 options.format, accept: accept, canEncode: coders.canEncode, prefersAVIF: configuration.prefersAVIF,
                 offersJXL: configuration.offersJXL)

@@ -1,4 +1,5 @@
 public import WebImage
+import WebImageHTTP
 
 extension WebImageError.Code {
     /// An image URL's signature is missing, malformed or signs another path (HTTP `403`).
@@ -42,6 +43,8 @@ struct FailureAnswer: Sendable, Equatable {
             // The origin's own 4xx is "no such source"; its 5xx is a bad gateway.
             status = (400..<500).contains(error.statusCode ?? 500) ? 404 : 502
         case .networkError, .invalidDownloadResponse: status = 502
+        // The object store refused the service's own credentials or region: not the client's fault.
+        case .storageSettings: status = 502
         default: status = 500
         }
     }
@@ -52,6 +55,7 @@ struct FailureAnswer: Sendable, Equatable {
         case .urlRefused, .blockedURL: return "the source's address is not allowed"
         case .sourceRefused: return stage == .parse ? error.message : "the source is not allowed"
         case .networkError: return "the source could not be reached"
+        case .storageSettings: return "the source's store refused the service's S3 settings"
         case .invalidDownloadStatusCode:
             return error.statusCode.map { "the source answered HTTP \($0)" } ?? "the source failed"
         case .invalidDownloadResponse, .invalidDownloadContentType: return "the source's answer is not an image"

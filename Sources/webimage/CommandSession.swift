@@ -19,12 +19,16 @@ struct CommandSession: Sendable {
     /// download's total deadline (the 15 s connect and idle timeouts stay), `retries` how many
     /// times a transient failure is tried again within it, `cache` says
     /// whether the disk cache is opened, `redis` adds the shared Redis tier behind it (and
-    /// coordinates downloads through it) unless caching is off.
+    /// coordinates downloads through it) unless caching is off, `s3` says how the HTTP loader reads
+    /// `s3://` URLs (default: from the environment alone, `AWS_*` and `WEBIMAGE_S3_*`, for the
+    /// commands without `--s3-*` flags: `info`, `prefetch`, `show`).
     init(
         global: GlobalOptions, concurrency: Int, timeout: Duration? = nil, retries: Int = 0, cache: CacheUse = .required,
-        redis: (configuration: RedisConfiguration, keys: RedisEntryKeyring)? = nil
+        redis: (configuration: RedisConfiguration, keys: RedisEntryKeyring)? = nil, s3: S3Configuration? = nil
     ) async throws {
         var httpConfiguration = HTTPImageLoaderConfiguration()
+        httpConfiguration.s3 = try s3 ?? S3Option.parse([]).configuration(
+            environment: ProcessInfo.processInfo.environment, alwaysOn: true, requiringCredentials: false)
         httpConfiguration.maximumConcurrentDownloads = concurrency
         if let timeout { httpConfiguration.totalTimeout = timeout }
         if retries > 0 { httpConfiguration.retryStrategy = .exponentialBackoff(maximumRetries: retries) }
@@ -74,10 +78,10 @@ func sourceName(cacheType: ImageCacheType, url: URL?) -> String {
     }
 }
 
-/// `entry` as a URL one of the tool's loaders can load (http, https, file, data), else nil.
+/// `entry` as a URL one of the tool's loaders can load (http, https, s3, file, data), else nil.
 func loadableURL(_ entry: String) -> URL? {
     guard let url = URL(string: entry), let scheme = url.scheme?.lowercased(),
-        ["http", "https", "file", "data"].contains(scheme)
+        ["http", "https", "s3", "file", "data"].contains(scheme)
     else { return nil }
     return url
 }

@@ -15,7 +15,7 @@ struct FetchCommand: AsyncParsableCommand {
             interrupted (Ctrl-C).
             """)
 
-    @Argument(help: "http(s), file:// or data: URLs.")
+    @Argument(help: "http(s), s3://bucket/key, file:// or data: URLs.")
     var urls: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The directory to write into (created if missing).", valueName: "DIR"))
@@ -62,6 +62,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOption
 
+    @OptionGroup var s3: S3Option
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -70,7 +72,18 @@ struct FetchCommand: AsyncParsableCommand {
         if cacheOnly && noCache { throw ValidationError("--cache-only and --no-cache cannot be used together") }
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh cannot be used together") }
         for fallback in fallbacks where loadableURL(fallback) == nil {
-            throw ValidationError("--fallback \(fallback) is not an http, https, file or data URL")
+            throw ValidationError("--fallback \(fallback) is not an http, https, s3, file or data URL")
+        }
+        _ = try s3Configuration()
+    }
+
+    /// The S3 settings of the flags and the environment; credentials are asked for only when an
+    /// s3:// URL is loaded (its load fails naming them).
+    func s3Configuration() throws -> S3Configuration? {
+        do {
+            return try s3.configuration(environment: ProcessInfo.processInfo.environment, alwaysOn: true, requiringCredentials: false)
+        } catch let error as WebImageError {
+            throw ValidationError(error.message)
         }
     }
 
@@ -83,7 +96,7 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let session = try await CommandSession(
             global: global, concurrency: concurrency, timeout: timeout.duration, retries: retries.retries, cache: noCache ? .none : .optional,
-            redis: redis.tier)
+            redis: redis.tier, s3: try s3Configuration())
         let display = ProgressDisplay(mode: .choose(json: json, quiet: global.quiet), total: urls.count)
         let job = FetchJob(settings: settings, session: session, display: display, files: OutputFiles(directory: output))
         let (urls, concurrency) = (urls, concurrency)

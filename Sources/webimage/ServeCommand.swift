@@ -138,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
     var purgeToken: String?
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
+    @OptionGroup var s3: S3Option
 
     func run() async throws {
         // A server that decodes on many threads holds freed memory in per-thread arenas.

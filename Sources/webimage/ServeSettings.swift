@@ -106,6 +106,11 @@ struct ServeSettings {
         }
         configuration.urlPolicy = try SourcePolicy.make(allow: list(command.allowHost, "ALLOW_HOST"), deny: list(command.denyHost, "DENY_HOST"))
         if let root = command.localRoot ?? env("LOCAL_ROOT") { configuration.localRoot = URL(fileURLWithPath: root, isDirectory: true) }
+        do {
+            configuration.s3 = try command.s3.configuration(environment: environment, alwaysOn: false, requiringCredentials: true)
+        } catch let error as WebImageError {
+            throw Self.bad(error.message)
+        }
         if let directory = command.cacheDir ?? env("CACHE_DIR") { configuration.cacheDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
         if let url = command.redis ?? env("REDIS") {
             do {

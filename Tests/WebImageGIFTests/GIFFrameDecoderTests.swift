@@ -131,7 +131,7 @@ struct GIFFrameDecoderTests {
         try [UInt8](data).withUnsafeBytes { bytes in
             let container = try GIFContainer(parsing: bytes)
             #expect(container.frames.count == 40)
-            let decoder = GIFFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
+            let decoder = GIFLibFrameDecoder(retainedCapacity: container.canvasSize.pixelCount)
             for record in container.frames {
                 let size = try decoder.decode(bytes, container: container, record: record, maxPixelCount: 1 << 20) {
                     PixelSize(width: $0.width, height: $0.height)

@@ -86,9 +86,15 @@ struct DataProviderTests {
     @Test func inMemoryDataWithAnIDLoadsAndBadBytesFailClearly() async throws {
         try await withHarness { harness in
             let manager = try harness.makeManager()
+            let stream = manager.events()
             let response = try await manager.image(for: ImageRequest(id: "picked-1", data: try Fixture.png()))
             #expect(response.image.pixelSize == PixelSize(width: 64, height: 48))
             #expect(response.url.scheme == "webimage-provider")
+            // The provider's call is the download stage; nothing reached a loader.
+            let events = await ManagerStageEventsTests.events(stream, through: .decode)
+            #expect(events.map(\.stage) == [.cacheQuery, .download, .decode])
+            #expect(events.allSatisfy { $0.key == "picked-1" && $0.url == response.url })
+            #expect(harness.server.log.requests.isEmpty)
             let garbage = ImageRequest(id: "picked-2", data: Data("not an image".utf8))
             #expect(await failureCode { try await manager.image(for: garbage) } == .badImageData)
             #expect(await failureCode { try await manager.image(for: ImageRequest(id: "", data: Data())) } == .invalidCacheKey)

@@ -49,8 +49,17 @@ struct IntermediateResultsTests {
             flipped.transformer = steps.chain(tail: "flip")
             var tinted = flipped
             tinted.transformer = steps.chain(tail: "tint")
+            let stream = manager.events()
             let tasks = [manager.task(for: flipped), manager.task(for: tinted)]
             await gate.waitForArrivals(1)
+            // Both final stages have missed their own key and gone on to the shared prefix (the
+            // download is held until then, so the prefix cannot end before the second joins).
+            let finalKeys = Set([flipped, tinted].compactMap { manager.cacheKey(for: $0) })
+            var missed = Set<String>()
+            for await event in stream where event.stage == .cacheQuery && finalKeys.contains(event.key) {
+                missed.insert(event.key)
+                if missed == finalKeys { break }
+            }
             gate.open()
             for task in tasks {
                 #expect(try await task.response.image.pixelSize == PixelSize(width: 32, height: 24))
@@ -118,6 +127,23 @@ struct IntermediateResultsTests {
             tinted.transformer = steps.chain(tail: "tint")
             #expect(try await harness.makeManager().image(for: tinted).cacheType == .disk)
             #expect(steps["resize32"] == 1 && steps["blur2"] == 1)
+        }
+    }
+
+    @Test func aNestedChainSharesItsPrefixWithAFlatOne() async throws {
+        try await withHarness { harness in
+            harness.server.route("/n.png", response: .ok(try Fixture.png()))
+            let steps = StepCounter()
+            var flat = ImageRequest(url: harness.server.url("/n.png"), options: [.waitStoreCache])
+            flat.transformer = steps.chain(tail: "flip")
+            var nested = flat
+            nested.transformer = ChainedTransformer([ChainedTransformer([steps.resize, steps.blur]), steps.tailStep("tint")])
+            let manager = try harness.makeManager()
+            _ = try await manager.image(for: flat)
+            let response = try await manager.image(for: nested)
+            #expect(response.cacheType == .disk)
+            #expect(steps["resize32"] == 1 && steps["blur2"] == 1 && steps["tint"] == 1)
+            #expect(harness.server.requestCount("/n.png") == 1)
         }
     }
 

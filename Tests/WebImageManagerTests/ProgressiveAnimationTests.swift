@@ -55,6 +55,37 @@ struct ProgressiveAnimationTests {
         #expect(try partial.frame(at: 5).pixels == full.animation?.frame(at: 5).pixels)
     }
 
+    @Test func whileGrowingFramesPlayInOrderAndTheModeAppliesOnceComplete() async throws {
+        let coders = ImageCodersManager.standard()
+        let bytes = try Self.animation(.gif)
+        let cut = Self.prefixLength(of: bytes, holding: 3, coders: coders)
+        let animation = ProgressiveAnimation(decoder: coders)
+        animation.append(bytes.prefix(cut))
+        let clock = ManualClock()
+        let player = AnimatedImagePlayer(animation: animation, clock: clock, pool: AnimatedFramePool(budget: 1 << 22))
+        player.playbackMode = .reverse
+        #expect(player.playbackMode == .reverse)
+        var frames = player.frames.makeAsyncIterator()
+        player.play()
+        var played: [Int] = []
+        for _ in 0..<3 {
+            played.append(try #require(await frames.next()).index)
+            await clock.waitForSleepers(1)
+            if played.count < 3 { clock.advance(by: Self.frameTime) }
+        }
+        #expect(played == [0, 1, 2])
+        // Complete while frame 2 shows: reverse from it, then on to the next loop.
+        animation.append(bytes[cut...])
+        try animation.finish()
+        played = []
+        for _ in 0..<4 {
+            await clock.waitForSleepers(1)
+            clock.advance(by: Self.frameTime)
+            played.append(try #require(await frames.next()).index)
+        }
+        #expect(played == [1, 0, 5, 4])
+    }
+
     @Test func notAnImageShowsNothingAndFinishThrows() {
         let partial = ProgressiveAnimation(decoder: ImageCodersManager.standard())
         partial.append(Data(repeating: 0x41, count: 500))

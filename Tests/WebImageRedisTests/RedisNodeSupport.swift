@@ -19,7 +19,7 @@ struct RedisNode {
         server: RedisTestServer, namespace: String = "nodes", commandTimeout: Duration = .seconds(1),
         breaker: CircuitBreaker.Configuration = .init(failureThreshold: 2, openDuration: .seconds(1)),
         coordination: RedisCoordinatedLoader.Configuration = .init(waitTimeout: .seconds(5), pollInterval: .milliseconds(10)),
-        keys: RedisEntryKeyring? = nil, metricsFactory: (any MetricsFactory)? = nil
+        keys: RedisEntryKeyring? = nil, metricsFactory: (any MetricsFactory)? = nil, s3: S3Configuration? = nil
     ) throws {
         var configuration = server.configuration()
         configuration.commandTimeout = commandTimeout
@@ -28,7 +28,9 @@ struct RedisNode {
             client: client, keys: try keys ?? TestKeys.keyring(), configuration: .init(namespace: namespace, breaker: breaker),
             metricsFactory: metricsFactory)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-redis-node-\(UUID().uuidString)")
-        http = HTTPImageLoader()
+        var httpConfiguration = HTTPImageLoaderConfiguration()
+        httpConfiguration.s3 = s3
+        http = HTTPImageLoader(configuration: httpConfiguration)
         let coders = ImageCodersManager.standard()
         // The tiers the CLI and serve compose, with the disk tier kept for the tests to look into.
         disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil))

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageHTTPTesting
 import WebImageRedis
 
 /// A `redis-server` of a test's own: a free loopback port, a temporary directory, no persistence;
@@ -115,45 +116,7 @@ final class RedisTestServer: @unchecked Sendable {  // process handle mutated on
     func resume() { process.map { _ = Foundation.kill($0.processIdentifier, SIGCONT) } }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func canConnect(port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-}
-
-/// Free loopback ports: bind port 0, read what the kernel chose, close.
-enum FreePort {
-    static func next() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestServerError("socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw TestServerError("bind() failed") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard named == 0 else { throw TestServerError("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func canConnect(port: Int) -> Bool { FreePort.canConnect(port: port) }
 }
 
 struct TestServerError: Error, CustomStringConvertible {

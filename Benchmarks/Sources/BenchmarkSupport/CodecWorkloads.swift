@@ -91,7 +91,9 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             let pixels = input.image!.pixels
             let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)
             let gap = self == .resampleLanczos ? nil : Resampler.defaultReducingGap
-            return Resampler.resample(pixels, to: quarter, reducingGap: gap).width
+            // The decoded JPEG knows it is opaque, as Pillow knows an RGB image is.
+            let opaque = !input.image!.hasAlpha
+            return Resampler.resample(pixels, to: quarter, reducingGap: gap, knownOpaque: opaque).width
         case .resampleLanczosTwoThreads:
             let pixels = input.image!.pixels
             let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)

@@ -9,6 +9,9 @@ import WebImageCodecs
 /// thumbnail memory check).
 /// `webimage-bench animated-frames [SECONDS]`: decodes every frame of the corpus's valid animated
 /// GIFs and WebPs, round after round for SECONDS (default 3), and prints frames per second.
+/// `webimage-bench kernel-paths`: the pixel kernel paths this CPU runs (`WEBIMAGE_SIMD` values).
+/// With `BENCH_CLOCK=cpu` a workload is timed in process CPU time instead of wall time (steadier
+/// on a loaded machine; the workloads are single-threaded unless they say otherwise).
 @main
 struct BenchCommand {
     static func main() throws {
@@ -30,6 +33,10 @@ struct BenchCommand {
             try makeJPEG(size: arguments[0], output: arguments[1])
             return
         }
+        if name == "kernel-paths" {
+            print(PixelKernels.available.map(\.rawValue).joined(separator: " "))
+            return
+        }
         if name == "animated-frames" {
             try animatedFrames(seconds: arguments.first.flatMap(Double.init) ?? 3)
             return
@@ -44,7 +51,14 @@ struct BenchCommand {
         let input = try workload.prepare(file: file)
         try workload.run(input)  // warm-up
         var samples: [Double] = []
+        let cpuClock = ProcessInfo.processInfo.environment["BENCH_CLOCK"] == "cpu"
         for _ in 0..<iterations {
+            if cpuClock {
+                let start = processCPUMilliseconds()
+                try workload.run(input)
+                samples.append(processCPUMilliseconds() - start)
+                continue
+            }
             let start = ContinuousClock.now
             try workload.run(input)
             let elapsed = ContinuousClock.now - start
@@ -52,6 +66,13 @@ struct BenchCommand {
         }
         samples.sort()
         print(String(format: "%@ %@ median_ms=%.2f min_ms=%.2f", workload.rawValue, file.lastPathComponent, samples[samples.count / 2], samples[0]))
+    }
+
+    /// CPU time used by this process so far, in milliseconds.
+    static func processCPUMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
     }
 
     /// Every frame of the corpus's animated GIFs and WebPs, on this thread, for `seconds`.

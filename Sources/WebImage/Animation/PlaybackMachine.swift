@@ -123,6 +123,12 @@ struct PlaybackMachine: Sendable {
         return frames
     }
 
+    /// Whether the step on screen shows `frame` in loop `loop` and is not due to be shown again.
+    func isShowing(frame: Int, loop: Int) -> Bool {
+        guard let shown, !forceEmit, timeline.steps.indices.contains(shown.step) else { return false }
+        return shown.loop == loop && timeline.steps[shown.step] == frame
+    }
+
     // MARK: - Commands
 
     /// More of a growing animation arrived: `durations` are now every frame there is (a longer

@@ -130,7 +130,8 @@ final class PlayerCore: Sendable {
         }
     }
 
-    /// Sends an emission's events and frame if this task is still the current one.
+    /// Sends an emission's events and frame if this task is still the current one (or the frame
+    /// is still the one on screen); true when this task goes on.
     private func deliver(_ emission: PlaybackMachine.Emission, frame: AnimationFrame, generation: Int) -> Bool {
         let pooled = animation.isPooled(emission.frame)
         var done: PixelBuffer?
@@ -140,7 +141,15 @@ final class PlayerCore: Sendable {
             if let done { animation.pool.storage.recycle(done) }
         }
         return state.withLock { state in
-            guard state.generation == generation, !state.isOver else { return false }
+            guard !state.isOver else { return false }
+            let current = state.generation == generation
+            // A command (new frames arriving, a rate change) that came while this frame was being
+            // decoded replaced this task; the machine recorded the frame as shown and will not
+            // emit it again, so it is delivered late unless the command moved away from it.
+            let late = !current && !emission.finishes
+                && state.machine.isShowing(frame: emission.frame, loop: emission.loop)
+                && (state.status.frameIndex != emission.frame || state.status.loop != emission.loop)
+            guard current || late else { return false }
             done = state.shownUnpooled
             state.shownUnpooled = pooled ? nil : frame.pixels
             for event in emission.eventsBefore { events.yield(event) }
@@ -152,7 +161,8 @@ final class PlayerCore: Sendable {
                 events.yield(.finished)
                 end(&state)
             }
-            return true
+            // A late delivery ends this task: the newer one goes on.
+            return current
         }
     }
 

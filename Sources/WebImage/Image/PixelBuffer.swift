@@ -1,3 +1,5 @@
+import CPixelKernels
+
 /// How the colour channels of a ``PixelBuffer`` relate to its alpha channel.
 ///
 /// Decoders produce ``straight`` by default (``ImageDecodingOptions/alphaMode``), the alpha every
@@ -173,9 +175,12 @@ public struct RGBA8: Hashable, Sendable {
     public static let white = RGBA8(r: 255, g: 255, b: 255)
 }
 
-/// Alpha premultiplication kernels.
+/// Alpha premultiplication kernels: Swift's, or the vector kernels of `kernels` (the same bytes).
 enum AlphaConversion {
-    static func premultiply(_ p: UnsafeMutableBufferPointer<UInt8>) {
+    static func premultiply(_ p: UnsafeMutableBufferPointer<UInt8>, kernels: PixelKernels = .active) {
+        if let level = kernels.vectorLevel, let base = p.baseAddress {
+            return wik_premultiply(level, base, p.count)
+        }
         var i = 0
         while i + 3 < p.count {
             let a = UInt32(p[i + 3])
@@ -190,7 +195,10 @@ enum AlphaConversion {
         }
     }
 
-    static func unpremultiply(_ p: UnsafeMutableBufferPointer<UInt8>) {
+    static func unpremultiply(_ p: UnsafeMutableBufferPointer<UInt8>, kernels: PixelKernels = .active) {
+        if let level = kernels.vectorLevel, let base = p.baseAddress {
+            return wik_unpremultiply(level, base, p.count)
+        }
         var i = 0
         while i + 3 < p.count {
             let a = UInt32(p[i + 3])

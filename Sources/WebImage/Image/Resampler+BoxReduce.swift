@@ -1,13 +1,21 @@
+import CPixelKernels
+
 // Box reduction by whole factors: the first step of a large reduction (Pillow's `reduce`).
 extension Resampler {
     /// The largest factor per direction: 4096 × 4096 × 255 still fits a UInt32 sum.
     static let maximumBoxFactor = 4096
 
     /// `source` (premultiplied) averaged over blocks of `factorX × factorY` pixels; the last
-    /// column and row of blocks average the pixels they have.
-    static func boxReduce(_ source: PixelBuffer, factorX: Int, factorY: Int) -> PixelBuffer {
+    /// column and row of blocks average the pixels they have. 2 × 2, the usual factor of a
+    /// reduction to a quarter or less, runs the vector kernels of `kernels` when it has them.
+    static func boxReduce(_ source: PixelBuffer, factorX: Int, factorY: Int, kernels: PixelKernels = .active)
+        -> PixelBuffer
+    {
         let factorX = min(factorX, maximumBoxFactor)
         let factorY = min(factorY, maximumBoxFactor)
+        if factorX == 2, factorY == 2, let level = kernels.vectorLevel {
+            return boxReduce2(source, level: level)
+        }
         let width = source.width
         let height = source.height
         let outWidth = (width + factorX - 1) / factorX
@@ -44,6 +52,23 @@ extension Resampler {
                                 of: SIMD4<UInt8>(truncatingIfNeeded: average), toByteOffset: outX &* 4, as: SIMD4<UInt8>.self)
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// ``boxReduce(_:factorX:factorY:kernels:)`` by 2 × 2 on the C kernels of `level`.
+    private static func boxReduce2(_ source: PixelBuffer, level: Int32) -> PixelBuffer {
+        let (width, height) = (source.width, source.height)
+        let outWidth = (width + 1) / 2
+        let rowBytes = width &* 4
+        return source.bytes.withUnsafeBufferPointer { src in
+            PixelBuffer(width: outWidth, height: (height + 1) / 2, alphaMode: source.alphaMode, storage: .shared) { out in
+                let input = src.baseAddress!
+                for outY in 0..<(height + 1) / 2 {
+                    let first = input + 2 &* outY &* rowBytes
+                    let second = 2 &* outY &+ 1 < height ? first + rowBytes : nil
+                    wik_box_reduce2_row(level, first, second, width, out.baseAddress! + outY &* outWidth &* 4)
                 }
             }
         }

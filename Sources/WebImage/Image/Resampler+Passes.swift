@@ -1,4 +1,5 @@
 import Dispatch
+import CPixelKernels
 
 // The resampler's two separable passes, in 14-bit fixed point over premultiplied RGBA.
 //
@@ -29,7 +30,8 @@ extension Resampler {
     }
 
     static func horizontal(
-        _ source: PixelBuffer, to width: Int, extent: Double, filter: Filter, parallelism: Int = 1
+        _ source: PixelBuffer, to width: Int, extent: Double, filter: Filter, parallelism: Int = 1,
+        kernels: PixelKernels = .active
     ) -> PixelBuffer {
         let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
         let height = source.height
@@ -44,6 +46,13 @@ extension Resampler {
                             let output = UnsafeMutableRawPointer(out.baseAddress!)
                             let table = weights.baseAddress!
                             forEachRowRange(height, work: width &* stride, parallelism: parallelism) { rows in
+                            if let level = kernels.vectorLevel {
+                                let first = input.assumingMemoryBound(to: UInt8.self) + rows.lowerBound &* inRow
+                                wik_resample_horizontal(
+                                    level, first, inRow, out.baseAddress! + rows.lowerBound &* width &* 4, width &* 4,
+                                    rows.count, width, table, stride, starts.baseAddress!, counts.baseAddress!)
+                                return
+                            }
                             for y in rows {
                                 let row = input + y &* inRow
                                 let outRow = output + y &* width &* 4
@@ -77,7 +86,8 @@ extension Resampler {
     }
 
     static func vertical(
-        _ source: PixelBuffer, to height: Int, extent: Double, filter: Filter, parallelism: Int = 1
+        _ source: PixelBuffer, to height: Int, extent: Double, filter: Filter, parallelism: Int = 1,
+        kernels: PixelKernels = .active
     ) -> PixelBuffer {
         let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
         let rowBytes = source.width &* 4
@@ -93,6 +103,12 @@ extension Resampler {
                         let taps = weights.baseAddress! + y &* stride
                         let count = plan.counts[y]
                         let outRow = output + y &* rowBytes
+                        if let level = kernels.vectorLevel {
+                            wik_resample_vertical_row(
+                                level, first.assumingMemoryBound(to: UInt8.self), rowBytes, taps, count,
+                                outRow.assumingMemoryBound(to: UInt8.self))
+                            continue
+                        }
                         var i = 0
                         // Four pixels per step, all taps down the column, then one pixel at a time.
                         while i &+ 16 <= rowBytes {

@@ -83,13 +83,18 @@ public enum Resampler {
     ///   - parallelism: how many threads may share each filter pass of one large image, each
     ///     writing its own band of rows (1, the default, stays on the calling thread; the result is
     ///     the same bytes either way). Small images and thin passes stay on one thread.
+    ///   - knownOpaque: true when the caller knows every alpha is 255 (an ``Image`` whose
+    ///     `hasAlpha` is false, such as any JPEG decode): skips the scan of the whole buffer that
+    ///     otherwise finds that out before the premultiply. Pass true only then: translucent
+    ///     straight pixels would be resampled as if premultiplied.
     ///
     /// ```swift
     /// let exact = Resampler.resample(photo, to: PixelSize(width: 256, height: 171), reducingGap: nil)
     /// ```
     public static func resample(
         _ buffer: PixelBuffer, to size: PixelSize, sourceExtent: (width: Double, height: Double)? = nil,
-        filter: Filter = .lanczos3, reducingGap: Double? = defaultReducingGap, parallelism: Int = 1
+        filter: Filter = .lanczos3, reducingGap: Double? = defaultReducingGap, parallelism: Int = 1,
+        knownOpaque: Bool = false
     ) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resample target must be non-empty")
         var extent = sourceExtent ?? (Double(buffer.width), Double(buffer.height))
@@ -102,7 +107,7 @@ public enum Resampler {
         }
         // Premultiplying an opaque image changes nothing, and an opaque image resamples to an
         // opaque one (the weights sum to one exactly): skip both conversions and the copy.
-        let opaque = mode == .straight && buffer.isOpaque
+        let opaque = mode == .straight && (knownOpaque || buffer.isOpaque)
         var work = opaque ? buffer.relabelled(.premultiplied) : buffer.premultiplied()
         // Intermediates made here go back to the storage pool once the next pass has read them;
         // the caller's own pixels never do.

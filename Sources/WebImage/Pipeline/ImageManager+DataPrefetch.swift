@@ -18,7 +18,7 @@ extension ImageManager {
     /// try original.data.write(to: destination)
     /// ```
     public func data(for request: ImageRequest) async throws -> ImageDataResponse {
-        let (data, cacheType, url) = try await originalBytes(for: request, delivering: true)
+        let (data, cacheType, url) = try await originalBytes(for: request, delivering: true, onLoad: nil)
         guard let data else { throw WebImageError(.notCached, "no bytes for \(url.absoluteString)") }
         return ImageDataResponse(data: data, cacheType: cacheType, url: url)
     }
@@ -29,20 +29,23 @@ extension ImageManager {
     /// downloaded, checked for an image signature a coder knows, stored, and ``ImageCacheType/none``
     /// is returned. The failed-URL list, `retryFailed`, `fromCacheOnly`, `fromLoaderOnly`, the
     /// should-download hook and the request's loader hooks apply as for ``image(for:)-(ImageRequest)``.
-    func prefetchOriginalBytes(for request: ImageRequest) async throws -> ImageCacheType {
-        try await originalBytes(for: request, delivering: false).cacheType
+    /// `onLoad` gets each loader task as it starts (the prefetcher changes its priority).
+    func prefetchOriginalBytes(
+        for request: ImageRequest, onLoad: (@Sendable (ImageLoad.Task) -> Void)? = nil
+    ) async throws -> ImageCacheType {
+        try await originalBytes(for: request, delivering: false, onLoad: onLoad).cacheType
     }
 
     /// The original bytes: the disk first, then the loader or the data provider. `delivering`
     /// reads a disk hit's bytes and keeps the request's tiers; otherwise (the disk-only prefetch)
     /// a hit is only checked for, the bytes always go to disk and none are returned for a hit.
     private func originalBytes(
-        for request: ImageRequest, delivering: Bool
+        for request: ImageRequest, delivering: Bool, onLoad: (@Sendable (ImageLoad.Task) -> Void)?
     ) async throws -> (data: Data?, cacheType: ImageCacheType, url: URL) {
         guard !isInvalidated else { throw Self.invalidatedError }
         var request = prepare(request)
         metrics.requests.increment()
-        guard let url = request.sourceURL else { throw WebImageError(.invalidURL, "the request has no valid URL") }
+        guard let url = request.namingURL else { throw WebImageError(.invalidURL, "the request has no valid URL") }
         let key: String
         if let filtered = request.originalCacheKey {
             guard !filtered.isEmpty else {
@@ -88,7 +91,9 @@ extension ImageManager {
             (result, _) = try await firstAnswer(plan, loader: loader) { source, _ in
                 metrics.downloads.increment()
                 let result = try await timed(.download, plan, key: key, url: source) {
-                    try await loader.load(plan.loadRequest(from: source, priority: request.priority, revalidation: nil)).result()
+                    let load = loader.load(plan.loadRequest(from: source, priority: request.priority, revalidation: nil))
+                    onLoad?(load)
+                    return try await load.result()
                 }
                 try checkSignature(of: result, decoder: decoder)
                 return result

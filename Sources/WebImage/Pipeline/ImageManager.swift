@@ -137,7 +137,7 @@ public final class ImageManager: Sendable {
     /// The memory hit, synchronously, when the request allows answering from memory.
     @inline(__always)
     func memoryHit(_ request: ImageRequest) -> ImageResponse? {
-        guard let url = request.sourceURL, request.caching.queryType.includesMemory,
+        guard let url = request.namingURL, request.caching.queryType.includesMemory,
             request.options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
         else { return nil }
         guard let key = request.cacheKey else { return nil }
@@ -155,7 +155,7 @@ public final class ImageManager: Sendable {
             task.receive(.finished(Self.invalidatedError))
             return task
         }
-        guard let url = request.sourceURL else {
+        guard let url = request.namingURL else {
             task.receive(.finished(WebImageError(.invalidURL, "the request has no valid URL")))
             return task
         }

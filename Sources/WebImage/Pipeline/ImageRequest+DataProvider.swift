@@ -30,7 +30,7 @@ extension ImageRequest {
 
     /// The URL that names the source: ``url``, or for a data provider a `webimage-provider:` URL
     /// made of its cache key (nil when neither gives one).
-    var sourceURL: URL? {
+    var namingURL: URL? {
         guard let dataProvider else { return url }
         return Self.providerURL(forKey: dataProvider.cacheKey)
     }

@@ -2,10 +2,10 @@ public import Foundation
 
 /// What to load and how: the typed form of SDWebImage's options bitmask and context dictionary.
 ///
-/// A request is a URL, the on/off ``Options``, an optional ``transformer``, and three groups of
-/// settings named after the stages they steer: ``caching`` (which caches, keys and tiers),
-/// ``decoding`` (thumbnail size, scale, scale-down limit) and ``loading`` (per-request loader and
-/// download hooks). ``userInfo`` carries the caller's own typed values. The grouped properties
+/// A request is a URL (or a ``dataProvider``), the on/off ``Options``, an optional
+/// ``transformer``, and three groups of settings named after the stages they steer: ``caching``
+/// (which caches, keys and tiers), ``decoding`` (thumbnail size, scale, scale-down limit) and
+/// ``loading`` (per-request loader and download hooks). ``userInfo`` carries the caller's own typed values. The grouped properties
 /// are canonical; the flat names of earlier releases (``thumbnailPixelSize``,
 /// ``queryCacheType``, ``loader``, …) forward to them and stay supported.
 ///
@@ -100,7 +100,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// The key of the original image: the URL's absolute string through the key filter
-    /// (``Caching/keyFilter``).
+    /// (``Caching/keyFilter``), or the ``dataProvider``'s own key.
     public var originalCacheKey: String? {
         if let dataProvider { return dataProvider.cacheKey }
         guard let url else { return nil }
@@ -111,7 +111,7 @@ public struct ImageRequest: Sendable {
     /// for ``Options/decodeFirstFrameOnly``, then the transformer's key (SDWebImage's order, with
     /// the first-frame part added).
     public var cacheKey: String? {
-        guard let url = sourceURL, let originalKey = originalCacheKey else { return nil }
+        guard let url = namingURL, let originalKey = originalCacheKey else { return nil }
         return identity(url: url, originalKey: originalKey).cacheKey
     }
 

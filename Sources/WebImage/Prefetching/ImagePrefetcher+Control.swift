@@ -2,7 +2,7 @@ import Synchronization
 
 extension ImagePrefetcher {
     /// What every prefetch of one prefetcher obeys while it runs: the pause switch and the
-    /// priority, and the running image tasks a priority change reaches.
+    /// priority, and the running loads a priority change reaches.
     final class Control: Sendable {
         private struct State {
             var isPaused = false
@@ -12,8 +12,9 @@ extension ImagePrefetcher {
             var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
             /// Workers cancelled before they started waiting.
             var cancelledBeforeWaiting: Set<Int> = []
-            /// The image tasks running now.
-            var running: [ObjectIdentifier: ImageTask] = [:]
+            /// How to change the priority of each load running now.
+            var running: [Int: @Sendable (ImageLoad.Priority) -> Void] = [:]
+            var nextLoadID = 0
         }
         private let state: Mutex<State>
 
@@ -36,13 +37,13 @@ extension ImagePrefetcher {
             for waiter in waiters { waiter.resume() }
         }
 
-        /// Sets the priority of later loads and of the running image tasks.
+        /// Sets the priority of later loads and of the running ones.
         func setPriority(_ priority: ImageLoad.Priority) {
             let running = state.withLock { state in
                 state.priority = priority
                 return Array(state.running.values)
             }
-            for task in running { task.priority = priority }
+            for apply in running { apply(priority) }
         }
 
         /// Returns at once when not paused, else when resumed or when the waiting task is cancelled.
@@ -72,18 +73,21 @@ extension ImagePrefetcher {
             }
         }
 
-        /// Tracks `task` until ``finish(_:)``, at the current priority (set after the task was
-        /// made, a change in between is not lost).
-        func track(_ task: ImageTask) {
-            let priority = state.withLock { state in
-                state.running[ObjectIdentifier(task)] = task
-                return state.priority
+        /// Tracks a running load until ``finish(_:)``: `apply` gets every later priority change,
+        /// and the current priority at once when it is not `startedAt` (a change made while the
+        /// load was being started is not lost).
+        func track(startedAt: ImageLoad.Priority, _ apply: @escaping @Sendable (ImageLoad.Priority) -> Void) -> Int {
+            let (id, priority) = state.withLock { state in
+                defer { state.nextLoadID += 1 }
+                state.running[state.nextLoadID] = apply
+                return (state.nextLoadID, state.priority)
             }
-            if task.priority != priority { task.priority = priority }
+            if priority != startedAt { apply(priority) }
+            return id
         }
 
-        func finish(_ task: ImageTask) {
-            _ = state.withLock { $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+        func finish(_ id: Int) {
+            _ = state.withLock { $0.running.removeValue(forKey: id) }
         }
     }
 }

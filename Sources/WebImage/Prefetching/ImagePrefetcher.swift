@@ -67,8 +67,7 @@ public final class ImagePrefetcher: Sendable {
 
     /// The download priority of the prefetches (default ``ImageLoad/Priority/low``): of the loads
     /// started from now on and of the running ones, which a loader reorders while they wait in its
-    /// queue. It replaces the requests' own priority flags. (A running ``Destination/diskOnly``
-    /// load keeps the priority it started with.)
+    /// queue. It replaces the requests' own priority flags.
     public var priority: ImageLoad.Priority {
         get { control.priority }
         set { control.setPriority(newValue) }
@@ -149,17 +148,20 @@ public final class ImagePrefetcher: Sendable {
         case .normal: break
         case .high: request.options.insert(.highPriority)
         }
-        let url = request.sourceURL
+        let url = request.namingURL
         do {
             let cacheType: ImageCacheType
             switch destination {
             case .memoryAndDisk:
                 let task = manager.task(for: request)
-                control.track(task)
-                defer { control.finish(task) }
+                let id = control.track(startedAt: request.priority) { task.priority = $0 }
+                defer { control.finish(id) }
                 cacheType = try await task.response.cacheType
             case .diskOnly:
-                cacheType = try await manager.prefetchOriginalBytes(for: request)
+                let relay = LoadRelay()
+                let id = control.track(startedAt: request.priority) { relay.setPriority($0) }
+                defer { control.finish(id) }
+                cacheType = try await manager.prefetchOriginalBytes(for: request, onLoad: { relay.attach($0) })
             }
             return ImagePrefetcher.Result(index: index, url: url, outcome: .finished(cacheType))
         } catch {

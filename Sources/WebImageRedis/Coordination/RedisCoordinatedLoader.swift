@@ -18,7 +18,7 @@ public import WebImage
 ///    away without bytes (the holder failed or its lock expired) they try to take it themselves,
 ///    and after ``Configuration/waitTimeout`` they download on their own.
 ///
-/// Revalidations, URLs the wrapped loader's scheme coordination does not cover (not http/https),
+/// Revalidations, URLs the wrapped loader's scheme coordination does not cover (not http, https or s3),
 /// and any load while the cache's breaker is open go straight to the wrapped loader, as does
 /// everything when Redis fails: Redis never makes a load fail.
 ///
@@ -94,7 +94,7 @@ public final class RedisCoordinatedLoader: ImageLoading {
 
     public func load(_ request: ImageLoad.Request) -> ImageLoad.Task {
         let scheme = request.url.scheme?.lowercased()
-        guard request.revalidation == nil, scheme == "http" || scheme == "https",
+        guard request.revalidation == nil, scheme == "http" || scheme == "https" || scheme == "s3",
             let key = CacheKeys.key(for: request.url, filter: keyFilter), !key.isEmpty
         else { return wrapped.load(request) }
         return ImageLoad.Task.run { continuation in
