@@ -154,6 +154,30 @@ public final class DiskCache: ImageDataCaching {
         try await runner.run { try $0.remove(key: key) }
     }
 
+    /// Removes every entry whose key starts with `prefix` (one SQL scan of the index: for rare
+    /// sweeps such as a purge); returns how many went.
+    ///
+    /// ```swift
+    /// let removed = try await disk.removeData(keysWithPrefix: "result:https://example.com/a.png|")
+    /// ```
+    @discardableResult
+    public func removeData(keysWithPrefix prefix: String) async throws -> Int {
+        guard !prefix.isEmpty else { return 0 }
+        return try await runner.run { try $0.remove(keysWithPrefix: prefix) }
+    }
+
+    /// Removes `key`'s entry and every entry stored with `originalURL` as its
+    /// ``CacheEntryMetadata/originalURL`` (the manager stores a URL's transformed and thumbnail
+    /// entries so); returns how many went. One SQL scan of the index.
+    ///
+    /// ```swift
+    /// let removed = try await disk.removeData(forKey: url.absoluteString, orOriginalURL: url)
+    /// ```
+    @discardableResult
+    public func removeData(forKey key: String, orOriginalURL originalURL: URL) async throws -> Int {
+        try await runner.run { try $0.remove(key: key, orOriginalURL: originalURL.absoluteString) }
+    }
+
     /// Removes every entry.
     public func removeAllData() async throws {
         try await runner.run { try $0.removeAll() }

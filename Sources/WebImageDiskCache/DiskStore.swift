@@ -275,6 +275,26 @@ final class DiskStore: @unchecked Sendable {
         try writeIndex { db in try delete([hash], in: db) }
     }
 
+    /// Removes every entry whose key starts with `prefix`, and its file; returns how many went.
+    func remove(keysWithPrefix prefix: String) throws -> Int {
+        try remove(where: "substr(key, 1, length(?)) = ?", [prefix, prefix])
+    }
+
+    /// Removes the entry of `key` and every entry stored with `url` as its original URL, and
+    /// their files; returns how many went.
+    func remove(key: String, orOriginalURL url: String) throws -> Int {
+        try remove(where: "hash = ? OR url = ?", [DiskFiles.fileName(forKey: key), url])
+    }
+
+    /// Removes the entries matching the SQL condition `condition` and their files.
+    private func remove(where condition: String, _ arguments: StatementArguments) throws -> Int {
+        try writeIndex { db in
+            let hashes = try String.fetchAll(db, sql: "SELECT hash FROM entry WHERE " + condition, arguments: arguments)
+            try delete(hashes, in: db)
+            return hashes.count
+        }
+    }
+
     /// Removes every entry and data file.
     func removeAll() throws {
         pending.removeAll()

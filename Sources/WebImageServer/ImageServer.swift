@@ -67,7 +67,8 @@ public final class ImageServer: Sendable {
             do {
                 disk = try DiskCache(
                     configuration: DiskCacheConfiguration(
-                        directory: directory, maxSize: configuration.maxDiskCacheBytes, synchronousWrites: false))
+                        directory: directory, maxSize: configuration.maxDiskCacheBytes, synchronousWrites: false,
+                        clock: configuration.clock))
             } catch {
                 // An unusable cache directory costs the cache, not the service.
                 logger.warning("the cache directory \(directory.path) cannot be used, serving without a disk cache: \(error)")
@@ -90,8 +91,8 @@ public final class ImageServer: Sendable {
             metricsFactory: metrics.factory)
         readiness = Readiness(redis: redis)
         service = ImageService(
-            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, metrics: metrics, logger: logger,
-            presets: presets)
+            configuration: configuration, coders: .standard(), loaders: loader, data: tiers.data, tiers: tiers, metrics: metrics,
+            logger: logger, presets: presets)
     }
 
     /// The port the server listens on, once it does.

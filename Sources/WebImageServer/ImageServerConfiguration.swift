@@ -159,6 +159,13 @@ public struct ImageServerConfiguration: Sendable {
     public var allowsQueryString = false
     /// Access logs at info level, one line per request (default `true`).
     public var accessLog = true
+    /// The bearer token of `DELETE /purge/{signature}/plain/{source}`, which removes a source's
+    /// original and every result made from it from memory, the disk and Redis; nil (the
+    /// default): no purge route (`405`).
+    public var purgeToken: String?
+    /// The wall clock the origins' `Cache-Control`/`Expires` are judged by, and the disk cache
+    /// dates its entries by (a manual one in tests).
+    public var clock: any CacheClock = SystemCacheClock()
 
     /// The defaults.
     public init() {}

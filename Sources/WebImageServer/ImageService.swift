@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import WebImage
 import WebImageDiskCache
+import WebImageKit
 
 /// A failure and the stage it happened in (the stage decides some statuses).
 struct StagedError: Error {
@@ -43,10 +44,13 @@ final class ImageService: Sendable {
     let fallbackSource: ImageSource?
     /// The service's `--watermark`, loaded at start (``loadConfiguredWatermark()``).
     let configuredWatermark = Mutex<WatermarkImage?>(nil)
+    /// Removes a source's original and results from every tier (a purge, a changed source).
+    let purger: SourcePurger
 
     init(
         configuration: ImageServerConfiguration, coders: ImageCodersManager, loaders: any ImageLoading,
-        data disk: (any ImageDataCaching)?, metrics: ServiceMetrics, logger: Logger, presets: ProcessingPresets
+        data disk: (any ImageDataCaching)?, tiers: CacheTiers = CacheTiers(), metrics: ServiceMetrics, logger: Logger,
+        presets: ProcessingPresets
     ) {
         self.configuration = configuration
         self.presets = Mutex(presets)
@@ -59,14 +63,26 @@ final class ImageService: Sendable {
         // in each cache an entry over a quarter of its budget is not kept.
         let originalsBudget = configuration.memoryCacheBytes / 4
         let originals = CostLRU<HashedKey, SourceBytes>(costLimit: originalsBudget, entryCostLimit: originalsBudget / 4)
+        let resultsBudget = configuration.memoryCacheBytes - originalsBudget
+        let results = CostLRU<HashedKey, RenderedImage>(costLimit: resultsBudget, entryCostLimit: resultsBudget / 4)
+        memory = results
+        let purger = SourcePurger(results: results, originals: originals, disk: tiers.disk, redis: tiers.redis)
+        self.purger = purger
+        // A source whose revalidation brought another validator: its results are dropped before
+        // any is made of the new bytes.
         fetcher = SourceFetcher(
             loaders: loaders, memory: originals, disk: disk, limits: configuration.limits, metrics: metrics, writes: writes,
-            failedSourceTTL: configuration.failedSourceTTL)
+            failedSourceTTL: configuration.failedSourceTTL, clock: configuration.clock,
+            onReplaced: { url in
+                do {
+                    _ = try await purger.purge(url, original: false)
+                } catch {
+                    logger.warning("the results of \(url.absoluteString), which changed, could not all be dropped: \(error)")
+                }
+            })
         processor = ImageProcessor(
             coders: coders, limits: configuration.limits, defaultQuality: configuration.defaultQuality,
             formatQuality: configuration.formatQuality, metrics: metrics)
-        let resultsBudget = configuration.memoryCacheBytes - originalsBudget
-        memory = CostLRU(costLimit: resultsBudget, entryCostLimit: resultsBudget / 4)
         // Memory goes back to the system one second after the last image is made.
         limiter = WorkLimiter(
             limit: configuration.concurrency, memoryBudget: configuration.memoryBudget, queueLimit: configuration.queueLimit,
@@ -134,14 +150,18 @@ final class ImageService: Sendable {
         if options.raw { return try await rawImage(source) }
         let watermark = try await watermarkImage(for: options)
         let key = resultKey(source: source, options: options, output: output, watermark: watermark)
-        if let hit = memory.value(forKey: key) {
+        // A result whose source went stale is answered after its source is revalidated.
+        let stale = memory.value(forKey: key)
+        if let stale, stale.isFresh(at: configuration.clock.now()) {
             metrics.hit("memory")
-            return hit
+            return stale
         }
         let limit = configuration.limits.requestTimeout
         do {
             return try await withDeadline(limit, timeout: { WebImageError(.timedOut, "the image took longer than \(limit) to make") }) {
-                try await self.jobs.value(for: key) { try await self.produce(key: key, options: options, source: source, output: output, watermark: watermark) }
+                try await self.jobs.value(for: key) {
+                    try await self.produce(key: key, options: options, source: source, output: output, watermark: watermark, stale: stale)
+                }
             }
         } catch let error as StagedError {
             throw error
@@ -192,13 +212,28 @@ final class ImageService: Sendable {
     }
 
     /// Disk, then a processing slot, the source and the work; the result goes into both caches.
+    /// A `stale` result (or a stale one on disk) is answered again, fresh, when its revalidated
+    /// source has the validator it was made from.
     func produce(
-        key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice, watermark: WatermarkImage? = nil
+        key: String, options: ProcessingOptions, source: ImageSource, output: OutputChoice, watermark: WatermarkImage? = nil,
+        stale: RenderedImage? = nil
     ) async throws -> RenderedImage {
-        if let disk, let entry = try? await disk.entry(forKey: key), let rendered = RenderedImage(archived: entry.data) {
-            metrics.hit("disk")
-            memory.set(rendered, forKey: key, cost: rendered.memoryCost)
-            return rendered
+        var stale = stale
+        if let disk, let entry = try? await disk.entry(forKey: key), var rendered = RenderedImage(archived: entry.data) {
+            rendered.freshUntil = entry.metadata.freshUntil(shared: true)
+            if rendered.isFresh(at: configuration.clock.now()) {
+                metrics.hit("disk")
+                memory.set(rendered, forKey: key, cost: rendered.memoryCost)
+                return rendered
+            }
+            stale = rendered
+        }
+        if let stale {
+            do {
+                if let kept = try await keepIfCurrent(stale, key: key, source: source) { return kept }
+            } catch {
+                throw StagedError(error, stage: .fetch)
+            }
         }
         metrics.cacheMisses.increment()
         let start = ContinuousClock.now
@@ -235,15 +270,37 @@ final class ImageService: Sendable {
         let rendered = RenderedImage(
             data: encoded.data, contentType: encoded.format.mimeType,
             etag: Self.etag(validator: original.validator, key: key), lastModified: original.lastModified,
-            negotiated: options.format == .auto)
-        memory.set(rendered, forKey: key, cost: rendered.memoryCost)
-        if let disk {
-            var metadata = CacheEntryMetadata(contentType: rendered.contentType)
-            metadata.http.etag = rendered.etag
-            let archived = rendered.archived
-            writes.submit { [metadata] in try await disk.setData(archived, forKey: key, metadata: metadata) }
-        }
+            negotiated: options.format == .auto, freshUntil: original.freshUntil)
+        store(rendered, forKey: key)
         return rendered
+    }
+
+    /// Puts `rendered` in memory and (in the background) in the data tier, whose entry carries
+    /// its ETag and, as `Expires`, when its source stops being fresh: any node reading it knows
+    /// when to revalidate.
+    func store(_ rendered: RenderedImage, forKey key: String) {
+        memory.set(rendered, forKey: key, cost: rendered.memoryCost)
+        guard let disk else { return }
+        var metadata = CacheEntryMetadata(contentType: rendered.contentType)
+        metadata.http.etag = rendered.etag
+        if let freshUntil = rendered.freshUntil {
+            metadata.http.expires = HTTPDate.format(freshUntil)
+            metadata.http.date = HTTPDate.format(configuration.clock.now())
+        }
+        let archived = rendered.archived
+        writes.submit { [metadata] in try await disk.setData(archived, forKey: key, metadata: metadata) }
+    }
+
+    /// `stale`, fresh again, when its source (revalidated by the fetch when stale) still has the
+    /// validator it was made from; nil when the source changed (the result is made again).
+    private func keepIfCurrent(_ stale: RenderedImage, key: String, source: ImageSource) async throws -> RenderedImage? {
+        let original = try await metrics.measure("fetch") { try await fetcher.fetch(source) }
+        guard Self.etag(validator: original.validator, key: key) == stale.etag else { return nil }
+        var kept = stale
+        kept.freshUntil = original.freshUntil
+        store(kept, forKey: key)
+        metrics.hit("revalidated")
+        return kept
     }
 
     /// A strong ETag from the source's validator and everything that shapes the result.

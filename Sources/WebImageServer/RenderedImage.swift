@@ -12,6 +12,13 @@ struct RenderedImage: Sendable {
     var lastModified: String?
     /// Whether the format was chosen by `Accept` (the answer then says `Vary: Accept`).
     var negotiated: Bool
+    /// When its source stops being fresh (the origin's `Cache-Control`/`Expires`); nil: never.
+    /// A stale result is answered only after its source is revalidated (not archived: the disk
+    /// entry carries it as its `Expires`, ``ImageService/resultHTTP(_:)``).
+    var freshUntil: Date?
+
+    /// Whether it may be answered at `now` without asking the origin about its source.
+    func isFresh(at now: Date) -> Bool { freshUntil.map { now < $0 } ?? true }
 
     /// What it costs in the service's memory cache: its bytes, plus 256 for the headers.
     var memoryCost: Int { data.count + 256 }
@@ -22,7 +29,8 @@ struct RenderedImage: Sendable {
         return Data(header.utf8) + data
     }
 
-    init(data: Data, contentType: String, etag: String, lastModified: String?, negotiated: Bool) {
+    init(data: Data, contentType: String, etag: String, lastModified: String?, negotiated: Bool, freshUntil: Date? = nil) {
+        self.freshUntil = freshUntil
         self.data = data
         self.contentType = contentType
         self.etag = etag

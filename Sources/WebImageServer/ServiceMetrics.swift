@@ -31,6 +31,12 @@ final class ServiceMetrics: Sendable {
     let overloadRefusals: CoreMetrics.Counter
     let cacheMisses: CoreMetrics.Counter
     let failedSourceHits: CoreMetrics.Counter
+    /// Conditional requests for stale originals.
+    let sourceRevalidations: CoreMetrics.Counter
+    /// Stale originals answered because their revalidation failed (stale-if-error).
+    let staleSourceAnswers: CoreMetrics.Counter
+    /// Entries removed by purges (memory, disk and Redis together).
+    let purgedEntries: CoreMetrics.Counter
     let unrenderedAnswers: CoreMetrics.Counter
     let cacheWriteFailures: CoreMetrics.Counter
     let diskCacheUnavailable: CoreMetrics.Gauge
@@ -54,13 +60,16 @@ final class ServiceMetrics: Sendable {
         overloadRefusals = CoreMetrics.Counter(label: "webimage_overload_refusals_total", factory: factory)
         cacheMisses = CoreMetrics.Counter(label: "webimage_cache_misses_total", factory: factory)
         failedSourceHits = CoreMetrics.Counter(label: "webimage_failed_source_hits_total", factory: factory)
+        sourceRevalidations = CoreMetrics.Counter(label: "webimage_source_revalidations_total", factory: factory)
+        staleSourceAnswers = CoreMetrics.Counter(label: "webimage_stale_source_answers_total", factory: factory)
+        purgedEntries = CoreMetrics.Counter(label: "webimage_purged_entries_total", factory: factory)
         unrenderedAnswers = CoreMetrics.Counter(label: "webimage_unrendered_answers_total", factory: factory)
         cacheWriteFailures = CoreMetrics.Counter(label: "webimage_cache_write_failures_total", factory: factory)
         diskCacheUnavailable = CoreMetrics.Gauge(label: "webimage_disk_cache_unavailable", factory: factory)
         diskCacheUnavailable.record(0)
         queueDepth = CoreMetrics.Gauge(label: "webimage_queue_depth", factory: factory)
         processing = CoreMetrics.Gauge(label: "webimage_processing", factory: factory)
-        hits = Dictionary(uniqueKeysWithValues: ["memory", "disk", "source"].map {
+        hits = Dictionary(uniqueKeysWithValues: ["memory", "disk", "source", "revalidated"].map {
             ($0, CoreMetrics.Counter(label: "webimage_cache_hits_total", dimensions: [("tier", $0)], factory: factory))
         })
         stages = Dictionary(uniqueKeysWithValues: ["fetch", "decode", "transform", "encode", "total"].map {

@@ -3,8 +3,8 @@ import Logging
 
 /// The service's routes and middleware, built once per server.
 ///
-/// Routes: `/health`, `/ready`, `/metrics`, `/info/…` (``InfoRoute``), and every other path an
-/// image URL (``ImageRoute``),
+/// Routes: `/health`, `/ready`, `/metrics`, `/info/…` (``InfoRoute``), `DELETE /purge/…`
+/// (``PurgeRoute``, with a purge token), and every other path an image URL (``ImageRoute``),
 /// each for `GET` and `HEAD` (Hummingbird's router answers a method only where it is registered).
 /// Middleware, outermost first:
 ///
@@ -27,7 +27,7 @@ enum ServiceRouter {
         router.add(middleware: HeadAnswerMiddleware())
         if configuration.accessLog { router.add(middleware: AccessLogMiddleware(logger: logger)) }
         router.add(middleware: AnswerMetricsMiddleware(metrics: metrics))
-        router.add(middleware: MethodMiddleware())
+        router.add(middleware: MethodMiddleware(allowsPurge: configuration.purgeToken != nil))
         router.add(middleware: FailureAnswerMiddleware(configuration: configuration, logger: logger))
 
         func getAndHead(_ path: RouterPath, _ answer: @escaping @Sendable () -> Response) {
@@ -47,6 +47,9 @@ enum ServiceRouter {
         let info = InfoRoute(service: service)
         router.on("/info/**", method: .get, responder: info)
         router.on("/info/**", method: .head, responder: info)
+        if let token = configuration.purgeToken {
+            router.on("/purge/**", method: .delete, responder: PurgeRoute(service: service, token: token))
+        }
         let image = ImageRoute(service: service)
         router.on("/**", method: .get, responder: image)
         router.on("/**", method: .head, responder: image)

@@ -2,12 +2,12 @@ import ArgumentParser
 import Foundation
 import WebImageKit
 
-/// `webimage cache stats|clean|clear|path`: look after the disk cache.
+/// `webimage cache stats|clean|clear|purge|path`: look after the disk cache.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Show, clean or clear the disk cache.",
-        subcommands: [Stats.self, Clean.self, Clear.self, Path.self])
+        abstract: "Show, clean, clear or purge the disk cache.",
+        subcommands: [Stats.self, Clean.self, Clear.self, Purge.self, Path.self])
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -64,6 +64,33 @@ struct CacheCommand: AsyncParsableCommand {
             if !global.quiet {
                 Terminal.out("removed \(before.count) entries, \(formatBytes(before.bytes)), and \(unblocked) blocked URLs\n")
             }
+        }
+    }
+
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a URL's original and every entry made from it (thumbnails, transforms); print the count.")
+
+        @Argument(help: "The URLs, as fetched.")
+        var urls: [String]
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            var parsed: [URL] = []
+            for text in urls {
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw ValidationError("\(text) is not a URL")
+                }
+                parsed.append(url)
+            }
+            let cache = try global.openDiskCache()
+            var total = 0
+            for url in parsed {
+                total += try await cache.removeData(forKey: url.absoluteString, orOriginalURL: url)
+            }
+            try? await cache.close()
+            if !global.quiet { Terminal.out("removed \(total) entries\n") }
         }
     }
 

@@ -132,6 +132,10 @@ struct ServeCommand: AsyncParsableCommand {
     var watermarkDir: String?
     @Option(help: ArgumentHelp("wmu: may fetch http(s) watermarks from HOST (exact name; repeatable; the SSRF guard still applies).", valueName: "HOST"))
     var watermarkAllowHost: [String] = []
+    @Option(help: ArgumentHelp(
+        "Turns on DELETE /purge/{signature}/plain/{source}, authorised by Authorization: Bearer TOKEN: removes a source and its results from memory, disk and Redis.",
+        valueName: "TOKEN"))
+    var purgeToken: String?
     @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error, critical.", valueName: "LEVEL"))
     var logLevel: String?
     @OptionGroup var s3: S3Option

@@ -232,6 +232,10 @@ struct ServeSettings {
         configuration.offersJXL = flag(command.autoJxl, "AUTO_JXL")
         configuration.accessLog = !flag(command.noAccessLog, "NO_ACCESS_LOG")
         configuration.allowsQueryString = flag(command.allowQuery, "ALLOW_QUERY")
+        configuration.purgeToken = command.purgeToken ?? env("PURGE_TOKEN")
+        if let token = configuration.purgeToken, token.count < 16 {
+            throw Self.bad("--purge-token (WEBIMAGE_PURGE_TOKEN) needs at least 16 characters (make one with `openssl rand -hex 32`)")
+        }
         return configuration
     }
 

@@ -132,6 +132,7 @@ struct ServeCommandTests {
                 (["--allow-unsigned", "--origin-retries", "11"], "--origin-retries must be between 0 and 10"),
                 (["--allow-unsigned", "--max-age", "10"], "--max-age"),  // renamed --ttl: an unknown option now
                 (["--allow-unsigned", "--fallback-image", "/nonexistent/fallback.png"], "the fallback image /nonexistent/fallback.png is not a readable image"),
+                (["--allow-unsigned", "--purge-token", "short"], "--purge-token (WEBIMAGE_PURGE_TOKEN) needs at least 16 characters"),
             ] {
                 let run = try await CLI.run(["serve"] + arguments, in: directory)
                 #expect(run.status == 2, "\(arguments)")

@@ -57,16 +57,21 @@ final class ManagerHarness: Sendable {
         return ManagerHarness(server: server, directory: directory, http: HTTPImageLoader(configuration: configuration))
     }
 
-    /// A new cache over the harness's directory: a new memory tier, the same disk contents.
-    func makeCache() throws -> ImageCache {
-        let disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil))
+    /// A new cache over the harness's directory: a new memory tier, the same disk contents; the
+    /// disk cache dates its entries by `clock`.
+    func makeCache(clock: any CacheClock = SystemCacheClock()) throws -> ImageCache {
+        let disk = try DiskCache(configuration: DiskCacheConfiguration(directory: directory, sweepInterval: nil, clock: clock))
         return ImageCache(memory: [MemoryCache()], data: [disk], decoder: coders)
     }
 
-    /// A new manager (new memory cache) over the harness's disk directory and loader.
-    func makeManager(_ adjust: (inout ImageManager.Configuration) -> Void = { _ in }) throws -> ImageManager {
+    /// A new manager (new memory cache) over the harness's disk directory and loader; `clock`
+    /// dates the disk entries and judges their HTTP freshness.
+    func makeManager(
+        clock: any CacheClock = SystemCacheClock(), _ adjust: (inout ImageManager.Configuration) -> Void = { _ in }
+    ) throws -> ImageManager {
         var configuration = ImageManager.Configuration(
-            imageCache: try makeCache(), loader: ImageLoadersManager.standard(http: http), coders: coders)
+            imageCache: try makeCache(clock: clock), loader: ImageLoadersManager.standard(http: http), coders: coders)
+        configuration.freshnessClock = clock
         adjust(&configuration)
         return ImageManager(configuration: configuration)
     }

@@ -149,4 +149,14 @@ struct CostLRUTests {
         #expect(table.evict(costLimit: 4, countLimit: 0).map(\.value) == [5])
         #expect(table.head == -1 && table.tail == -1 && table.count == 0)
     }
+
+    @Test("removeAll(where:) removes the matching keys, counts them and keeps the rest in order")
+    func removeAllWhere() {
+        let cache = CostLRU<String, Int>(costLimit: 100)
+        for (value, key) in ["a1", "b1", "a2", "b2"].enumerated() { cache.set(value, forKey: key, cost: 10) }
+        #expect(cache.removeAll { $0.hasPrefix("a") } == 2)
+        #expect(cache.keysByRecency == ["b2", "b1"])
+        #expect(cache.totalCost == 20)
+        #expect(cache.removeAll { _ in false } == 0)
+    }
 }

@@ -25,7 +25,16 @@ extension CacheKeys {
     /// // "result:https://example.com/a.png|rs:fit:300:0:0:0/g:center|webp|q80"
     /// ```
     public static func serviceResult(source: URL, options: String, output: String, quality: Int, formatQuality: String = "") -> String {
-        "result:" + source.absoluteString + "|" + options + "|" + output + "|q" + String(quality)
+        serviceResultPrefix(source: source) + options + "|" + output + "|q" + String(quality)
             + (formatQuality.isEmpty ? "" : "|fq:" + formatQuality)
     }
+
+    /// What every result key of `source` starts with, and no other source's: `result:<source
+    /// URL>|` (an absolute URL holds no raw `|`). A purge removes the entries under it.
+    ///
+    /// ```swift
+    /// CacheKeys.serviceResultPrefix(source: URL(string: "https://example.com/a.png")!)
+    /// // "result:https://example.com/a.png|"
+    /// ```
+    public static func serviceResultPrefix(source: URL) -> String { "result:" + source.absoluteString + "|" }
 }

@@ -80,6 +80,19 @@ public final class CostLRU<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         table.withLock { $0.remove(forKey: key) }
     }
 
+    /// Removes every entry whose key satisfies `shouldRemove` (called under the lock: keep it
+    /// cheap); returns how many went. O(count): for rare sweeps such as a purge.
+    ///
+    /// ```swift
+    /// let removed = results.removeAll { $0.string.hasPrefix("result:https://example.com/a.png|") }
+    /// ```
+    @inlinable
+    @discardableResult
+    public func removeAll(where shouldRemove: @Sendable (Key) -> Bool) -> Int {
+        let released = table.withLock { $0.removeAll(where: shouldRemove) }
+        return released.count  // deinits run here, outside the lock
+    }
+
     /// Removes every entry.
     @inlinable
     public func removeAll() {

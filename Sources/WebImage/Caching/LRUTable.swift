@@ -162,6 +162,19 @@ struct LRUTable<Key: Hashable, Value> {
         return removed
     }
 
+    /// Removes every entry whose key satisfies `shouldRemove`; returns their values. O(count).
+    @inlinable
+    mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Value] {
+        var removed: [Value] = []
+        var slot = tail
+        while slot >= 0 {
+            let previous = nodes[slot].previous
+            if let key = nodes[slot].key, shouldRemove(key), let value = remove(slot: slot) { removed.append(value) }
+            slot = previous
+        }
+        return removed
+    }
+
     /// Keys from most to least recently used (for tests and diagnostics). O(count).
     @inlinable
     var keysByRecency: [Key] {

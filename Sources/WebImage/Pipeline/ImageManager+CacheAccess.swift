@@ -27,15 +27,15 @@ extension ImageManager {
         guard let found else { return nil }
         if let image = found.image {
             if found.cacheType == .memory { metrics.memoryHits.increment() }
-            return CachedImage(image: image, data: found.data, cacheType: found.cacheType)
+            return CachedImage(image: image, data: found.data, cacheType: found.cacheType, metadata: found.metadata)
         }
         guard let data = found.data,
-            let image = await cache.image(decodingHit: data, forKey: key, promote: promote, with: { data in
+            let image = await cache.image(decodingHit: data, forKey: key, promote: promote && !isStale(found.metadata), with: { data in
                 try await decode(data, plan: plan, key: key)
             })
         else { return nil }
         metrics.diskHits.increment()
-        return CachedImage(image: image, data: data, cacheType: .disk)
+        return CachedImage(image: image, data: data, cacheType: .disk, metadata: found.metadata)
     }
 
     /// Writes the original bytes, with the response's validators, to disk (when the plan stores
@@ -64,4 +64,6 @@ struct CachedImage: Sendable {
     var image: Image
     var data: Data?
     var cacheType: ImageCacheType
+    /// The entry's metadata, for a hit from a data tier (memory hits carry none).
+    var metadata: CacheEntryMetadata?
 }

@@ -62,6 +62,10 @@ extension ImageManager {
         public var progressiveInterval: Duration = .milliseconds(100)
         /// The clock that times ``progressiveInterval``: the continuous clock, or a manual one in tests.
         public var progressiveClock: any Clock<Duration> = ContinuousClock()
+        /// The wall clock HTTP freshness is judged by: a disk entry whose `Cache-Control` or
+        /// `Expires` says it is stale at this clock's time is revalidated before it is used
+        /// (``CacheEntryMetadata/isFresh(at:shared:)``). Give the disk cache the same clock.
+        public var freshnessClock: any CacheClock = SystemCacheClock()
         /// Where the manager logs (failures at `.warning`, stages at `.trace`).
         public var logger = Logger(label: "WebImage.ImageManager")
         /// The prefix of the manager's metric labels (`<prefix>_requests_total`, …).

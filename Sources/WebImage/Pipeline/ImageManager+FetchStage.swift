@@ -10,13 +10,21 @@ extension ImageManager {
     ) async throws {
         let request = plan.request
         let cache = request.caching.originalCache ?? request.caching.cache ?? configuration.imageCache
+        // A stale original on disk is asked about with its validators: a 304 answers with it.
+        var revalidation = revalidation
+        var stale: CachedImage?
         if !revalidating, plan.originalQueryType != .none,
             let hit = await queryCache(
                 cache, key: plan.originalKey, cacheType: plan.originalQueryType, plan: plan,
                 promote: request.decodesFullImage)
         {
-            job.send(.value(FetchedImage(image: hit.image, data: hit.data, cacheType: hit.cacheType)))
-            return
+            if let http = staleHTTP(hit), !plan.options.contains(.fromCacheOnly) {
+                stale = hit
+                revalidation = http.hasValidators ? http : nil
+            } else {
+                job.send(.value(FetchedImage(image: hit.image, data: hit.data, cacheType: hit.cacheType, http: hit.metadata?.http)))
+                return
+            }
         }
         if plan.options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "\(plan.url.absoluteString) is not cached and the request is fromCacheOnly")
@@ -31,29 +39,50 @@ extension ImageManager {
         }
         let loader = request.loading.loader ?? configuration.loader
         // The request's URL, then each fallback: downloaded and decoded until one gives an image.
-        let (answer, source) = try await firstAnswer(plan, loader: loader) { source, index in
-            // Only the request's own URL is asked whether the stored bytes are still current.
-            let revalidation = index == 0 ? revalidation : nil
-            let result: ImageLoad.Result
-            do {
-                result = try await download(plan, from: source, job: job, loader: loader, revalidation: revalidation)
-            } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
-                await recordRevalidation(plan, cache: cache, notModified: error)
-                return (image: Image?.none, result: ImageLoad.Result?.none)
+        let answer: (image: Image?, result: ImageLoad.Result?, notModified: HTTPCacheMetadata?)
+        let source: URL
+        do {
+            (answer, source) = try await firstAnswer(plan, loader: loader) { source, index in
+                // Only the request's own URL is asked whether the stored bytes are still current.
+                let revalidation = index == 0 ? revalidation : nil
+                let result: ImageLoad.Result
+                do {
+                    result = try await download(plan, from: source, job: job, loader: loader, revalidation: revalidation)
+                } catch let error as WebImageError where error.code == .cacheNotModified && revalidation != nil {
+                    let notModified = await recordRevalidation(plan, cache: cache, notModified: error)
+                    return (image: Image?.none, result: ImageLoad.Result?.none, notModified: notModified)
+                }
+                do {
+                    return (
+                        image: try await decode(result.data, plan: plan, key: plan.originalKey), result: result,
+                        notModified: HTTPCacheMetadata?.none)
+                } catch {
+                    throw Self.namingContentType(error, of: result.response)
+                }
             }
-            do {
-                return (image: try await decode(result.data, plan: plan, key: plan.originalKey), result: result)
-            } catch {
-                throw Self.namingContentType(error, of: result.response)
-            }
+        } catch {
+            // Stale-if-error: the stale original answers a failed revalidation unless its headers
+            // forbid it (must-revalidate, no-cache); cancellation is never answered.
+            guard let stale, let http = stale.metadata?.http, http.allowsStaleOnError(), !Task.isCancelled,
+                (error as? WebImageError)?.code != .cancelled, !(error is CancellationError)
+            else { throw error }
+            logger.warning("\(plan.url.absoluteString) could not be revalidated (\(error)); answering the stale copy")
+            job.send(.value(FetchedImage(image: stale.image, data: stale.data, cacheType: .disk, http: http, isStale: true)))
+            return
         }
         guard let image = answer.image, let result = answer.result else {
-            job.send(.value(FetchedImage(cacheType: .disk, notModified: true)))
+            if let stale {
+                let http = (stale.metadata?.http ?? HTTPCacheMetadata()).updated(with: answer.notModified ?? HTTPCacheMetadata())
+                job.send(.value(FetchedImage(image: stale.image, data: stale.data, cacheType: .disk, http: http)))
+            } else {
+                job.send(.value(FetchedImage(cacheType: .disk, notModified: true, http: answer.notModified)))
+            }
             return
         }
         storeOriginal(image: image, result: result, plan: plan, cache: cache)
         if plan.options.contains(.waitStoreCache) { await pendingStore(plan: plan, result: result, image: image, cache: cache) }
-        job.send(.value(FetchedImage(image: image, data: result.data, cacheType: .none, sourceURL: source)))
+        job.send(.value(FetchedImage(
+            image: image, data: result.data, cacheType: .none, sourceURL: source, http: result.response.cacheMetadata)))
     }
 
     /// Downloads `source`, forwarding progress and (for progressive loads) previews from one
@@ -125,13 +154,15 @@ extension ImageManager {
         }
     }
 
-    /// A 304 keeps the stored bytes: their validators and dates are refreshed from its headers.
-    private func recordRevalidation(_ plan: RequestPlan, cache: ImageCache, notModified: WebImageError) async {
-        guard let response = notModified.downloadDetails?.response else { return }
+    /// A 304 keeps the stored bytes: their validators and dates are refreshed from its headers,
+    /// which are returned.
+    private func recordRevalidation(_ plan: RequestPlan, cache: ImageCache, notModified: WebImageError) async -> HTTPCacheMetadata? {
+        guard let response = notModified.downloadDetails?.response else { return nil }
         do {
             try await cache.recordRevalidation(forKey: plan.originalKey, http: response.cacheMetadata)
         } catch {
             logger.warning("could not refresh the cached validators of \(plan.originalKey): \(error)")
         }
+        return response.cacheMetadata
     }
 }

@@ -13,6 +13,12 @@ extension ImageManager {
             cached = await queryCache(
                 cache, key: plan.key, cacheType: request.caching.queryType, plan: plan, promote: !plan.isIntermediate)
         }
+        // A stale disk hit is not answered before its origin is asked (HTTP freshness).
+        var stale: (hit: CachedImage, http: HTTPCacheMetadata)?
+        if let hit = cached, let http = staleHTTP(hit), !plan.options.contains(.fromCacheOnly) {
+            stale = (hit, http)
+            cached = nil
+        }
         if let cached {
             job.send(.value(ImageResponse(
                 image: cached.image, data: cached.data, cacheType: cached.cacheType, url: plan.url, isFinal: !refreshing)))
@@ -21,7 +27,8 @@ extension ImageManager {
         // A chain of two or more steps is its prefix's result plus its last step: requests that
         // share the prefix compute it once, and a cached prefix is found in memory or on disk.
         // (A refresh revalidates the original, so it goes through the original.)
-        let intermediate = cached == nil && !refreshing ? plan.intermediate : nil
+        // (A stale entry is judged against its revalidated original, so it goes through it too.)
+        let intermediate = cached == nil && !refreshing && stale == nil ? plan.intermediate : nil
         let fetched: FetchedImage
         if let intermediate {
             let prefix = try await awaitDependency(
@@ -37,12 +44,39 @@ extension ImageManager {
             if cached != nil {
                 revalidation = await storedValidators(plan)
             }
-            if cached == nil, let poster = firstFrameInMemory(plan, cache: cache) {
+            // A stale original (the final key is the original's) is revalidated with its own
+            // validators; a stale derived entry waits for its original, which the fetch stage
+            // revalidates.
+            let revalidatingStale = stale.map { !plan.hasDerivedKey && $0.http.hasValidators } ?? false
+            if revalidatingStale { revalidation = stale?.http }
+            if cached == nil, stale == nil, let poster = firstFrameInMemory(plan, cache: cache) {
                 fetched = poster
             } else {
-                fetched = try await fetch(plan, for: job, revalidation: revalidation, revalidating: cached != nil)
+                do {
+                    fetched = try await fetch(
+                        plan, for: job, revalidation: revalidation, revalidating: cached != nil || revalidatingStale)
+                } catch {
+                    guard let stale, stale.http.allowsStaleOnError(), !Task.isCancelled,
+                        (error as? WebImageError)?.code != .cancelled
+                    else { throw error }
+                    logger.warning("\(plan.url.absoluteString) could not be revalidated (\(error)); answering the stale copy")
+                    job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                    return
+                }
             }
-            if fetched.notModified { return }
+            if fetched.notModified {
+                if let stale {
+                    job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                }
+                return
+            }
+            // A stale derived entry made from the same original (equal validators) is still
+            // current: it is answered, and its freshness restarts with the original's.
+            if let stale, plan.hasDerivedKey, let http = fetched.http, http.hasSameValidators(as: stale.http) {
+                if !fetched.isStale { await recordDerivedRevalidation(plan, cache: cache, http: http) }
+                job.send(.value(ImageResponse(image: stale.hit.image, data: stale.hit.data, cacheType: .disk, url: plan.url)))
+                return
+            }
         }
         guard var image = fetched.image else {
             throw WebImageError(.badImageData, "no image could be made from \(plan.url.absoluteString)")
@@ -73,7 +107,7 @@ extension ImageManager {
             let firstFrameOnly = !transformed && request.decoding.thumbnailPixelSize == nil && !request.decodesFullImage
             try await storeDerived(
                 image, originalData: fetched.data, storedData: storedData, plan: plan, cache: cache,
-                onDisk: !firstFrameOnly)
+                onDisk: !firstFrameOnly, http: fetched.http)
         }
         job.send(.value(ImageResponse(
             image: image, data: data, cacheType: fetched.cacheType, url: plan.url, sourceURL: fetched.sourceURL)))
@@ -91,10 +125,11 @@ extension ImageManager {
     }
 
     /// Stores a transformed or thumbnail image under the final key: the image in memory at once,
-    /// its bytes (from the cache serializer, else encoded in the source format) on disk.
+    /// its bytes (from the cache serializer, else encoded in the source format) on disk, with the
+    /// original's HTTP headers (`http`), so that its freshness is the original's.
     private func storeDerived(
         _ image: Image, originalData: Data?, storedData: Data?, plan: RequestPlan, cache: ImageCache,
-        onDisk: Bool
+        onDisk: Bool, http: HTTPCacheMetadata?
     ) async throws {
         let storeType = plan.finalStoreType
         if storeType.includesMemory { cache.storeInMemory(image, forKey: plan.key) }
@@ -116,14 +151,24 @@ extension ImageManager {
                         return try coders.encode(image, as: format == .undefined ? .png : format, options: encodeOptions)
                     }
                     try await cache.store(
-                        ImageCache.Item(data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url)), forKey: plan.key,
-                        cacheType: .disk)
+                        ImageCache.Item(
+                            data: bytes, metadata: CacheEntryMetadata(originalURL: plan.url, http: http ?? HTTPCacheMetadata())),
+                        forKey: plan.key, cacheType: .disk)
                 }
             } catch {
                 logger.warning("could not store \(plan.key) on disk: \(error)")
             }
         }
         if plan.options.contains(.waitStoreCache) { await work() } else { Task { await work() } }
+    }
+
+    /// Restarts the freshness of the derived entry on disk with its original's refreshed headers.
+    private func recordDerivedRevalidation(_ plan: RequestPlan, cache: ImageCache, http: HTTPCacheMetadata) async {
+        do {
+            try await cache.recordRevalidation(forKey: plan.key, http: http)
+        } catch {
+            logger.warning("could not refresh the cached validators of \(plan.key): \(error)")
+        }
     }
 
     /// The HTTP validators stored with the original entry on disk.

@@ -115,4 +115,10 @@ struct FetchedImage: Sendable {
     var notModified = false
     /// The URL that was downloaded (the request's or a fallback), nil for a cache hit.
     var sourceURL: URL?
+    /// The original's HTTP validators and freshness: from its disk entry (refreshed by a 304) or
+    /// from the response; nil for a memory hit. A derived entry stored with the same validators
+    /// is still current.
+    var http: HTTPCacheMetadata?
+    /// The original is a stale copy answering a failed revalidation (stale-if-error).
+    var isStale = false
 }

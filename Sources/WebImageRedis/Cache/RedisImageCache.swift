@@ -202,6 +202,25 @@ public final class RedisImageCache: ImageDataCaching {
         }
     }
 
+    /// Removes every entry whose cache key starts with `prefix`, walking the namespace with `SCAN
+    /// … MATCH` (O(keys in the database): for rare sweeps such as a purge); returns how many went.
+    /// An unavailable Redis throws.
+    ///
+    /// ```swift
+    /// let removed = try await redis.removeData(keysWithPrefix: "result:https://example.com/a.png|")
+    /// ```
+    @discardableResult
+    public func removeData(keysWithPrefix prefix: String) async throws -> Int {
+        guard !prefix.isEmpty else { return 0 }
+        return try await guarded("SCAN", fallback: 0, degrades: false) {
+            var removed = 0
+            try await forEachKeyBatch(prefix: keyPrefix + prefix) { keys in
+                removed += Int(try await client.send(RedisCommand("UNLINK", keys)).integer ?? 0)
+            }
+            return removed
+        }
+    }
+
     public func containsData(forKey key: String) async throws -> Bool {
         guard !key.isEmpty else { return false }
         let redisKey = redisKey(key)
@@ -272,9 +291,10 @@ public final class RedisImageCache: ImageDataCaching {
         return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    /// Runs `body` on every batch of this namespace's Redis keys (`SCAN … MATCH prefix*`).
-    private func forEachKeyBatch(_ body: ([String]) async throws -> Void) async throws {
-        let pattern = Self.globEscaped(keyPrefix) + "*"
+    /// Runs `body` on every batch of this namespace's Redis keys starting with `prefix` (`SCAN …
+    /// MATCH prefix*`; every key of the namespace when nil).
+    private func forEachKeyBatch(prefix: String? = nil, _ body: ([String]) async throws -> Void) async throws {
+        let pattern = Self.globEscaped(prefix ?? keyPrefix) + "*"
         var cursor = "0"
         repeat {
             let reply = try await client.send("SCAN", cursor, "MATCH", pattern, "COUNT", 1000)
