@@ -41,6 +41,18 @@ struct GIFFrameRecord: Sendable, Equatable {
 
     /// The display duration in seconds (``FrameDurationRule``: 10 ms or less becomes 100 ms).
     var duration: Double { FrameDurationRule.played(storedDuration) }
+
+    /// Checks, before any pixel memory, that this frame's area is within `maxPixelCount` and that
+    /// its descriptor and the file's header lie inside `bytes` (both frame decoders start here).
+    func checkDecodable(in bytes: UnsafeRawBufferPointer, container: GIFContainer, maxPixelCount: Int) throws {
+        let area = PixelSize(width: rect.width, height: rect.height)
+        if area.pixelCount > maxPixelCount {
+            throw WebImageError.tooManyPixels(width: area.width, height: area.height, limit: maxPixelCount)
+        }
+        guard descriptorOffset < bytes.count, container.headerLength <= bytes.count else {
+            throw WebImageError.badData("GIF frame offset out of range")
+        }
+    }
 }
 
 /// The structure of a GIF file, read in one cheap pass without decompressing any pixels.

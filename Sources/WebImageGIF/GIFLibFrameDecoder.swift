@@ -47,13 +47,7 @@ final class GIFLibFrameDecoder: GIFIndexDecoding {
         _ bytes: UnsafeRawBufferPointer, container: GIFContainer, record: GIFFrameRecord, maxPixelCount: Int,
         partial: Bool, _ body: (GIFIndexedFrame) throws -> R
     ) throws -> R {
-        let area = PixelSize(width: record.rect.width, height: record.rect.height)
-        if area.pixelCount > maxPixelCount {
-            throw WebImageError.tooManyPixels(width: area.width, height: area.height, limit: maxPixelCount)
-        }
-        guard record.descriptorOffset < bytes.count, container.headerLength <= bytes.count else {
-            throw WebImageError.badData("GIF frame offset out of range")
-        }
+        try record.checkDecodable(in: bytes, container: container, maxPixelCount: maxPixelCount)
         stream.pointee.bytes = bytes
         let gif = try openedHandle()
         do {
