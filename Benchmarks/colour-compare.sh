@@ -19,7 +19,7 @@ corpus="${WEBIMAGE_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus/public}"
 [[ -f "$corpus/manifest.json" ]] || { echo "corpus not found at $corpus (set WEBIMAGE_CORPUS)"; exit 1; }
 N="${N:-5}"
 cli="${WEBIMAGE_CLI:-$here/../.build/release/webimage}"
-[[ -n "${WEBIMAGE_CLI:-}" ]] || swift build -c release --package-path "$here/.." --product webimage >&2
+[[ -n "${WEBIMAGE_CLI:-}" ]] || swift build -c release --static-swift-stdlib --package-path "$here/.." --product webimage >&2
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

@@ -11,7 +11,7 @@ N="${N:-10}"
 [[ -f "$corpus/manifest.json" ]] || { echo "corpus not found at $corpus (set WEBIMAGE_CORPUS)"; exit 1; }
 
 swift build -c release --package-path "$here" --product webimage-bench >&2
-swift build -c release --package-path "$here/.." --product webimage >&2
+swift build -c release --static-swift-stdlib --package-path "$here/.." --product webimage >&2
 bench="$here/.build/release/webimage-bench"
 cli="$here/../.build/release/webimage"
 work="$(mktemp -d)"

@@ -18,7 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 corpus="${WEBIMAGE_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus/public}"
 R="${R:-3}"
 cli="${WEBIMAGE:-$here/../.build/release/webimage}"
-if [[ -z "${WEBIMAGE:-}" ]]; then swift build -c release --package-path "$here/.." --product webimage >&2; fi
+if [[ -z "${WEBIMAGE:-}" ]]; then swift build -c release --static-swift-stdlib --package-path "$here/.." --product webimage >&2; fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

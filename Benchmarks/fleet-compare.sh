@@ -19,7 +19,7 @@ nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 [[ -x "$nginx" ]] || { echo "nginx is not installed" >&2; exit 1; }
 
 if [[ -z "${WEBIMAGE:-}" ]]; then
-    swift build -c release --package-path "$root" --product webimage >&2
+    swift build -c release --static-swift-stdlib --package-path "$root" --product webimage >&2
     WEBIMAGE="$root/.build/release/webimage"
 fi
 

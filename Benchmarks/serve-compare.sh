@@ -243,7 +243,7 @@ fi
 # MARK: webimage serve
 
 if ((run_webimage)); then
-    swift build -c release --package-path "$root" --product webimage >&2
+    swift build -c release --static-swift-stdlib --package-path "$root" --product webimage >&2
     cli="$root/.build/release/webimage"
     if "$cli" serve --help >/dev/null 2>&1; then
         port="$(free_port)"

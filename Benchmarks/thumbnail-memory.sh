@@ -5,7 +5,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 swift build -c release --package-path "$here" --product webimage-bench >&2
-swift build -c release --package-path "$here/.." --product webimage >&2
+swift build -c release --static-swift-stdlib --package-path "$here/.." --product webimage >&2
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$here/.build/release/webimage-bench" make-jpeg 6000x4000 "$work/24mp.jpg"

@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/install-system-packages.sh" >&2
-swift build --package-path "$root" -c release --product webimage >&2
+swift build --package-path "$root" -c release --static-swift-stdlib --product webimage >&2
 # The SVG renderer process, which webimage finds beside itself.
-swift build --package-path "$root" -c release --product webimage-svg-render >&2
+swift build --package-path "$root" -c release --static-swift-stdlib --product webimage-svg-render >&2
 exec "$root/.build/release/webimage" "$@"
