@@ -27,20 +27,11 @@ struct HTTPTLSTests {
         _ configure: (inout HTTPImageLoaderConfiguration) -> Void = { _ in },
         _ body: (LoopbackHTTPServer, HTTPImageLoader) async throws -> Void
     ) async throws {
-        let server = try await LoopbackHTTPServer.start(tls: .selfSigned)
-        var configuration = HTTPImageLoaderConfiguration()
-        configuration.timeout = .seconds(60)
-        configure(&configuration)
-        let loader = HTTPImageLoader(configuration: configuration)
-        do {
-            try await body(server, loader)
-        } catch {
-            try? await loader.shutdown()
-            await server.shutdown()
-            throw error
-        }
-        try await loader.shutdown()
-        await server.shutdown()
+        try await valueWithServerAndLoader(tls: .selfSigned, configuring: { configuration, _ in
+            configuration.timeout = .seconds(60)
+            configuration.readTimeout = HTTPImageLoaderConfiguration().readTimeout
+            configure(&configuration)
+        }, body)
     }
 
     @Test func theServerSpeaksHTTPSWithACertificateMadeNow() async throws {

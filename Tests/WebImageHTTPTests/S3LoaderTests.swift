@@ -20,27 +20,14 @@ struct S3LoaderTests {
         buckets: Set<String> = [], _ configure: (inout HTTPImageLoaderConfiguration) -> Void = { _ in },
         _ body: (LoopbackHTTPServer, HTTPImageLoader) async throws -> Void
     ) async throws {
-        let server = try await LoopbackHTTPServer.start()
-        var configuration = HTTPImageLoaderConfiguration()
-        // A loaded 2-core machine can outlast the 15 s defaults.
-        configuration.timeout = .seconds(300)
-        configuration.readTimeout = .seconds(300)
-        var s3 = S3Configuration(region: "eu-west-1", endpoint: server.baseURL, credentials: credentials)
-        s3.allowedBuckets = buckets
-        s3.settingNames.credentials = "CREDENTIALS-SETTING"
-        s3.settingNames.region = "REGION-SETTING"
-        configuration.s3 = s3
-        configure(&configuration)
-        let loader = HTTPImageLoader(configuration: configuration)
-        do {
-            try await body(server, loader)
-        } catch {
-            try? await loader.shutdown()
-            await server.shutdown()
-            throw error
-        }
-        try await loader.shutdown()
-        await server.shutdown()
+        try await valueWithServerAndLoader(tls: nil, configuring: { configuration, server in
+            var s3 = S3Configuration(region: "eu-west-1", endpoint: server.baseURL, credentials: credentials)
+            s3.allowedBuckets = buckets
+            s3.settingNames.credentials = "CREDENTIALS-SETTING"
+            s3.settingNames.region = "REGION-SETTING"
+            configuration.s3 = s3
+            configure(&configuration)
+        }, body)
     }
 
     /// Whether `request` carries a valid signature by `credentials` for `region`, recomputed from

@@ -23,13 +23,23 @@ func valueWithServerAndLoader<T>(
     _ configure: (inout HTTPImageLoaderConfiguration) -> Void = { _ in },
     _ body: (LoopbackHTTPServer, HTTPImageLoader) async throws -> T
 ) async throws -> T {
-    let server = try await LoopbackHTTPServer.start()
+    try await valueWithServerAndLoader(tls: nil, configuring: { configuration, _ in configure(&configuration) }, body)
+}
+
+/// Runs `body` with a fresh loopback server (HTTPS with `tls`) and a loader whose configuration
+/// `configure` sets knowing the server, shuts both down and returns its value.
+func valueWithServerAndLoader<T>(
+    tls: LoopbackHTTPServer.TLSMode?,
+    configuring configure: (inout HTTPImageLoaderConfiguration, LoopbackHTTPServer) -> Void,
+    _ body: (LoopbackHTTPServer, HTTPImageLoader) async throws -> T
+) async throws -> T {
+    let server = try await LoopbackHTTPServer.start(tls: tls)
     var configuration = HTTPImageLoaderConfiguration()
     // Gated responses wait for the test body's turn, which on a loaded 2-core machine can outlast
     // the 15 s default read (idle) timeout. Timeout tests set their own.
     configuration.timeout = .seconds(300)
     configuration.readTimeout = .seconds(300)
-    configure(&configuration)
+    configure(&configuration, server)
     let loader = HTTPImageLoader(configuration: configuration)
     do {
         let result = try await body(server, loader)
