@@ -12,8 +12,11 @@ struct JXLContainer {
 
     /// Reads the basic info and walks the frame headers (no pixels), stopping after
     /// `maxFrames` frames (the caller's animation budget) or at the first frame with
-    /// `firstFrameOnly`.
-    static func read(_ bytes: OwnedBytes, maxFrames: Int = .max, firstFrameOnly: Bool = false) throws -> JXLContainer {
+    /// `firstFrameOnly`. A still image's colour encoding is read only with `readsColorProfile`
+    /// (an animation's comes before its first frame header anyway).
+    static func read(
+        _ bytes: OwnedBytes, maxFrames: Int = .max, firstFrameOnly: Bool = false, readsColorProfile: Bool = false
+    ) throws -> JXLContainer {
         let stream = try JXLStream(bytes: bytes, wantsPixels: false)
         let info = try stream.readInfo()
         guard info.xsize > 0, info.ysize > 0 else {
@@ -22,7 +25,7 @@ struct JXLContainer {
         guard info.isAnimated, !firstFrameOnly else {
             // The colour encoding comes before the first frame's header; a file cut short there
             // still has its size.
-            _ = try? stream.nextFrame()
+            if readsColorProfile { _ = try? stream.nextFrame() }
             return JXLContainer(info: info, durations: [0], colorProfile: stream.originalProfile)
         }
         var durations: [Double] = []

@@ -6,7 +6,7 @@ extension JXLCoder: ImageHeaderReading {
     /// from and, for an animation, its frame headers (count, durations; no pixels) and loop count.
     public func readHeader(_ data: Data) throws -> ImageHeader {
         guard canDecode(data) else { throw WebImageError.badData("not JPEG XL data (no codestream or container signature)") }
-        let container = try JXLContainer.read(data.withUnsafeBytes { OwnedBytes($0) })
+        let container = try JXLContainer.read(data.withUnsafeBytes { OwnedBytes($0) }, readsColorProfile: true)
         let info = container.info
         let animated = container.durations.count > 1
         return ImageHeader(
