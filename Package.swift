@@ -66,6 +66,9 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/C/CJPEGShim"),
         .systemLibrary(
+            name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
             name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // zlib inflates iCCP profiles (libpng's own iCCP handling is off: its checks drop or reject files).
@@ -138,6 +141,7 @@ let package = Package(
             name: "WebImageDiskCache",
             dependencies: [
                 "WebImage",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,7 +7,8 @@ import GRDB
 /// `token` changes on every write so that a reader that saw a stale row deletes only that row.
 /// `totals` is kept by triggers, so the size budget is checked in O(1) after each write.
 ///
-/// v2 adds `checksum` (the SHA-256 of the data file, checked on every read; rows written before
+/// v2 adds `checksum` (the data file's CRC-32, 4 bytes, checked on every read; rows written
+/// before 2026-11-29 hold its SHA-256, 32 bytes, which is still checked; rows written before
 /// v2 have none until their first read fills it in) and `blocked_url`, the failed URLs of
 /// ``DiskFailedURLStore`` with the time they stay blocked (`blocked_until`, seconds since 1970;
 /// NULL: until cleared).

@@ -52,9 +52,8 @@ extension DiskStore {
             try reopenIfRemoved()
             for var row in rows {
                 guard case .bytes(let data) = sourceFiles.read(row.hash, expectedSize: row.size) else { continue }
-                let digest = DiskFiles.checksum(data)
-                if let recorded = row.checksum, recorded != digest { continue }
-                row.checksum = digest
+                if let recorded = row.checksum, !DiskFiles.matches(data, checksum: recorded) { continue }
+                row.checksum = DiskFiles.checksum(data)
                 let temporary = try files.writeTemporary(data, synchronous: configuration.synchronousWrites)
                 try writeIndex { db in
                     try files.moveIntoPlace(temporary, as: row.hash)

@@ -99,9 +99,9 @@ final class DiskStore: @unchecked Sendable {
         let now = now
         if var entry = try row(hash: hash) {
             if !isExpired(entry, now: now), case .bytes(let data) = files.read(hash, expectedSize: entry.size) {
-                let digest = DiskFiles.checksum(data)
-                if entry.checksum == nil || entry.checksum == digest {
-                    try noteAccess(entry, at: now, backfilling: entry.checksum == nil ? digest : nil)
+                let recorded = entry.checksum
+                if recorded.map({ DiskFiles.matches(data, checksum: $0) }) ?? true {
+                    try noteAccess(entry, at: now, backfilling: recorded == nil ? DiskFiles.checksum(data) : nil)
                     entry.accessedAt = now
                     return (data, entry.metadata)
                 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import Testing
@@ -99,6 +100,51 @@ struct DiskCacheFaultTests {
         let reopened = try DiskCache(configuration: .testing(root.url))
         #expect(try await reopened.data(forKey: "old") == nil)
         #expect(try await reopened.count() == 0)
+    }
+
+    @Test func entriesRecordACRC32AndRowsWithTheOldSHA256AreStillChecked() async throws {
+        let root = TemporaryDirectory()
+        let cache = try DiskCache(configuration: .testing(root.url))
+        try await cache.setData(bytes(300, seed: 6), forKey: "new")
+        try await cache.setData(bytes(300, seed: 7), forKey: "old")
+        try await cache.close()
+        let index = root.url.appendingPathComponent("index.sqlite").path
+        let queue = try DatabaseQueue(path: index)
+        let recorded = try await queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT checksum FROM entry WHERE key = 'new'")
+        }
+        // zlib's CRC-32 of the bytes, big-endian.
+        #expect(recorded == Self.crc32(bytes(300, seed: 6)))
+        // A row as earlier versions wrote it: the SHA-256 of the bytes.
+        try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE entry SET checksum = ? WHERE key = 'old'",
+                arguments: [Data(SHA256.hash(data: bytes(300, seed: 7)))])
+        }
+        try queue.close()
+
+        let reopened = try DiskCache(configuration: .testing(root.url))
+        #expect(try await reopened.data(forKey: "old") == bytes(300, seed: 7))
+        #expect(try await reopened.data(forKey: "new") == bytes(300, seed: 6))
+        try await reopened.close()
+        for (key, seed) in [("old", 8), ("new", 9)] {
+            let file = root.url.appendingPathComponent("data").appendingPathComponent(hexName(key))
+            try bytes(300, seed: seed).write(to: file)
+        }
+        let corrupted = try DiskCache(configuration: .testing(root.url))
+        #expect(try await corrupted.data(forKey: "old") == nil)
+        #expect(try await corrupted.data(forKey: "new") == nil)
+        #expect(try await corrupted.count() == 0)
+    }
+
+    /// The CRC-32 (ISO-HDLC, zlib's) of `data`, big-endian, computed bit by bit.
+    private static func crc32(_ data: Data) -> Data {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return withUnsafeBytes(of: (~crc).bigEndian) { Data($0) }
     }
 
     @Test func aDirectoryRemovedFromOutsideIsRecreatedByTheNextStore() async throws {

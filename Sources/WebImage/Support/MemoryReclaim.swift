@@ -45,6 +45,35 @@ public enum MemoryReclaim {
         #endif
     }
 
+    /// Lets glibc keep up to `bytes` of freed heap for the next job instead of handing it back
+    /// at every `free`, unless the operator tuned the allocator (`MALLOC_TRIM_THRESHOLD_`,
+    /// `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` win). By default glibc returns the top of
+    /// its main heap once more than twice its (adaptive, 32 MB at most) mmap threshold is free,
+    /// so a server decoding two large JPEGs at a time gave back and refaulted tens of MB per
+    /// request: libjpeg's whole-image coefficient buffer, zeroed on fresh pages. A `perf record`
+    /// of `webimage serve` making cold 256 px thumbnails of 10 MP progressive photos put 15 % of
+    /// its CPU in that `memset` and its page faults and 2 % in `brk` giving the pages back; with
+    /// freed memory kept, 6 % and none (Benchmarks/serve-compare.sh; docs/performance.md).
+    /// Allocations of `bytes / 4` (at most 32 MB) or more are still mapped on their own and
+    /// returned on `free`.
+    /// What is kept goes back when the service idles (``now()``) and after heavy jobs
+    /// (``WorkLimiter``). Call it at start-up; elsewhere (macOS, musl) it does nothing.
+    ///
+    /// ```swift
+    /// MemoryReclaim.retainFreedMemory(upTo: 256 << 20)   // `serve`
+    /// ```
+    public static func retainFreedMemory(upTo bytes: Int) {
+        #if canImport(Glibc)
+            let tuned = ["MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_"]
+            guard tuned.allSatisfy({ getenv($0) == nil }), let mallopt = GlibcExtensions.mallopt else { return }
+            // Setting either turns glibc's adaptive mmap threshold off, so both are set; glibc
+            // refuses an mmap threshold over half its 64 MB arena heaps.
+            let kept = Int32(clamping: max(0, bytes))
+            _ = mallopt(GlibcExtensions.mmapThresholdOption, min(kept / 4, 32 << 20))
+            _ = mallopt(GlibcExtensions.trimThresholdOption, kept)
+        #endif
+    }
+
     /// glibc's `malloc_trim(0)`, looked up at run time (it is not part of the C library's module
     /// map, and other C libraries have no such call).
     static func trimAllocator() {
