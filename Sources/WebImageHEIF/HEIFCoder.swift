@@ -75,7 +75,8 @@ public struct HEIFCoder: ImageCoding {
         }
     }
 
-    /// Encodes `image` as HEIC (the first frame of an animation), with an embedded thumbnail when
+    /// Encodes `image` as HEIC (the first frame of an animation), with its RGB colour profile, its
+    /// metadata as the options' policy keeps it, and an embedded thumbnail when
     /// ``embeddedThumbnailSide`` is set.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard canEncode(format) else {
@@ -83,7 +84,13 @@ public struct HEIFCoder: ImageCoding {
         }
         return try HEIFEncoder.encode(
             image.pixels, options: options, thumbnailSide: embeddedThumbnailSide,
+            profile: image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil,
             metadata: ImageMetadata.toWrite(for: image, options: options))
+    }
+
+    /// HEIC carries an RGB colour profile (`colr` of type `prof`).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 
     /// The smallest embedded thumbnail that covers `target` with the primary image's shape.

@@ -14,12 +14,13 @@ enum HEIFEncoder {
     static var isAvailable: Bool { (try? HEIFLibrary.require().heif_have_encoder_for_format(heif_compression_HEVC)).map { $0 != 0 } ?? false }
 
     /// Encodes `pixels` as the primary image; with `thumbnailSide`, also a thumbnail of at most
-    /// that many pixels a side; with `metadata`, its Exif and XMP as items of the primary image.
-    /// `orientation` is written as `irot`/`imir` boxes (the pixels stay as given), for tests that
-    /// need a rotated file.
+    /// that many pixels a side; with `profile`, that ICC profile as the primary image's `colr`
+    /// box of type `prof` (the pixels are stored as given, in its space); with `metadata`, its
+    /// Exif and XMP as items of the primary image. `orientation` is written as `irot`/`imir`
+    /// boxes (the pixels stay as given), for tests that need a rotated file.
     static func encode(
         _ pixels: PixelBuffer, options: ImageEncodingOptions, thumbnailSide: Int? = nil,
-        orientation: ImageOrientation = .up, metadata: ImageMetadata? = nil
+        orientation: ImageOrientation = .up, profile: ColorProfile? = nil, metadata: ImageMetadata? = nil
     ) throws -> Data {
         guard isAvailable else {
             throw WebImageError(
@@ -49,6 +50,15 @@ enum HEIFEncoder {
         }
         let image = try makeImage(pixels.unpremultiplied())
         defer { heif.heif_image_release(image) }
+        if let profile {
+            // libheif 1.15 keeps the profile of an RGB image through its YCbCr conversion, which
+            // does not depend on it (ColorProfileEncodingTests: the bytes come back, the pixels
+            // are those of an untagged encode).
+            try profile.data.withUnsafeBytes { bytes in
+                try check(
+                    heif.heif_image_set_raw_color_profile(image, "prof", bytes.baseAddress, bytes.count), "setting the ICC profile")
+            }
+        }
         guard let encoding = heif.heif_encoding_options_alloc() else {
             throw WebImageError(.encodingFailed, "libheif could not allocate encoding options")
         }

@@ -151,7 +151,7 @@ struct ManagerColorPolicyTests {
 
 @Suite("Colour profiles written by the encoders")
 struct ColorProfileEncodingTests {
-    @Test("keep: JPEG, PNG, WebP, TIFF, AVIF and JPEG XL carry the profile through a transform and back; sRGB decodes agree")
+    @Test("keep: JPEG, PNG, WebP, TIFF, AVIF, HEIC and JPEG XL carry the profile through a transform and back; sRGB decodes agree")
     func keptProfilesRoundTrip() throws {
         let coders = ImageCodersManager.standard()
         let source = try ColorFixtures.decode(try ColorFixtures.jpeg(profile: ColorFixtures.displayP3), policy: .keep)
@@ -159,7 +159,8 @@ struct ColorProfileEncodingTests {
         #expect(resized.colorProfile == ColorFixtures.displayP3, "a transform keeps the profile")
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
-        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif, .jpegXL] {
+        let heic: [ImageFormat] = HEIFCoder.canEncodeHEIC ? [.heic] : []
+        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif, .jpegXL] + heic {
             let written = try coders.encode(resized, as: format, options: format == .jpeg ? ImageEncodingOptions() : lossless)
             #expect(try coders.readHeader(written).colorProfile == ColorFixtures.displayP3, "\(format): the header reader sees it")
             let kept = try ColorFixtures.decode(written, policy: .keep)
@@ -186,6 +187,30 @@ struct ColorProfileEncodingTests {
         #expect(back.colorProfile == nil)
         let expected = try ColorFixtures.decode(try coders.encode(sRGB, as: .gif, options: lossless), policy: .keep)
         #expect(back.pixels.bytes == expected.pixels.bytes)
+    }
+
+    @Test("HEIC under keep: the profile's bytes come back from libheif, the pixels are those of an untagged encode",
+        .enabled(if: HEIFCoder.canEncodeHEIC), arguments: [ColorFixtures.displayP3, TestColorProfiles.adobeRGB])
+    func heicKeepsTheProfile(profile: ColorProfile) throws {
+        let coders = ImageCodersManager.standard()
+        let pixels = ImageFixtures.gradient(width: 64, height: 48)
+        for (source, options) in [
+            (pixels, ImageEncodingOptions(quality: 0.9, speed: 10)),
+            (ImageFixtures.translucentGradient(width: 64, height: 48), ImageEncodingOptions(quality: 0.9, speed: 10)),
+            (pixels, ImageEncodingOptions(lossless: true, speed: 10)),
+        ] {
+            let tagged = try coders.encode(Image(pixels: source, colorProfile: profile), as: .heic, options: options)
+            let untagged = try coders.encode(Image(pixels: source), as: .heic, options: options)
+            #expect(try coders.readHeader(tagged).colorProfile?.data == profile.data)
+            #expect(try coders.readHeader(untagged).colorProfile == nil)
+            let kept = try ColorFixtures.decode(tagged, policy: .keep)
+            #expect(kept.colorProfile == profile)
+            #expect(kept.hasAlpha == !source.isOpaque)
+            // Stored as given: what an untagged encode stores, within the codec's rounding.
+            let before = try ColorFixtures.decode(untagged, policy: .keep)
+            #expect(ImageFixtures.meanAbsoluteDifference(kept.pixels, before.pixels) < 0.5)
+            #expect(ImageFixtures.meanAbsoluteDifference(kept.pixels, source) < 4)
+        }
     }
 
     @Test("a lossy JPEG XL names the profile it was coded from; its pixels come out in sRGB")

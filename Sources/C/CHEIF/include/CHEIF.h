@@ -18,6 +18,7 @@
     X(heif_encoder_set_lossy_quality) X(heif_encoder_set_parameter_string) X(heif_have_encoder_for_format)      \
     X(heif_image_create) X(heif_image_release) X(heif_image_add_plane) X(heif_image_get_plane)                  \
     X(heif_image_get_plane_readonly) X(heif_image_get_width) X(heif_image_get_height)                           \
+    X(heif_image_set_raw_color_profile)                                                                         \
     X(heif_image_handle_get_width) X(heif_image_handle_get_height) X(heif_image_handle_has_alpha_channel)       \
     X(heif_image_handle_is_premultiplied_alpha) X(heif_image_handle_get_number_of_thumbnails)                   \
     X(heif_image_handle_get_list_of_thumbnail_IDs) X(heif_image_handle_get_thumbnail)                           \
