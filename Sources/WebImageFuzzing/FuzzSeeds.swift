@@ -80,6 +80,14 @@ extension FuzzTarget {
             FuzzSeed(name: "gradient-16x16.gif", data: try encode(ImageFixtures.gradient(width: 16, height: 16), as: .gif)),
             FuzzSeed(name: "animation-3.gif", data: try encode(ImageFixtures.animation(frames: 3, loopCount: 2), as: .gif)),
             FuzzSeed(name: "translucent-12x5.gif", data: try encode(ImageFixtures.translucentGradient(width: 12, height: 5), as: .gif)),
+            // The ICCRGBG1 and XMP DataXMP application extensions (read by the header reader and the decoder).
+            FuzzSeed(
+                name: "profile-xmp-8x8.gif",
+                data: try seedCoders.encode(
+                    Image(
+                        pixels: ImageFixtures.gradient(width: 8, height: 8), colorProfile: TestColorProfiles.adobeRGB,
+                        metadata: ImageMetadata(xmp: MetadataFixtures.xmp(orientation: 1))),
+                    as: .gif, options: ImageEncodingOptions(metadataPolicy: .keepAll))),
         ]
     }
 

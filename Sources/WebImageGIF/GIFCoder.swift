@@ -62,12 +62,23 @@ public struct GIFCoder: ImageCoding, ImageProgressiveDecoding {
         GIFIncrementalDecoder(options: options)
     }
 
-    /// Encodes `image` (every frame of an animation unless `options.firstFrameOnly`) as GIF.
+    /// Encodes `image` (every frame of an animation unless `options.firstFrameOnly`) as GIF, with
+    /// its RGB colour profile (`ICCRGBG1` extension) and the XMP that
+    /// ``ImageEncodingOptions/metadataPolicy`` keeps (`XMP Data` extension; GIF has no EXIF or
+    /// IPTC carrier).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
         guard format == .gif else {
             throw WebImageError(.unsupportedFormat, "GIFCoder cannot encode \(format)")
         }
         return try GIFEncoder(dithering: dithering, quality: options.quality)
-            .encode(image, firstFrameOnly: options.firstFrameOnly)
+            .encode(
+                image, firstFrameOnly: options.firstFrameOnly,
+                profile: image.colorProfile?.colorSpace == .rgb ? image.colorProfile : nil,
+                xmp: ImageMetadata.toWrite(for: image, options: options)?.xmp)
+    }
+
+    /// GIF carries an RGB colour profile (the `ICCRGBG1` application extension).
+    public func writesColorProfile(_ profile: ColorProfile, in format: ImageFormat) -> Bool {
+        canEncode(format) && profile.colorSpace == .rgb
     }
 }

@@ -75,6 +75,8 @@ struct GIFContainer: Sendable {
     var frames: [GIFFrameRecord]
     /// The raw NETSCAPE2.0 / ANIMEXTS1.0 loop count (first one found), nil when absent.
     var rawLoopCount: Int?
+    /// Where the ICC profile and XMP application extensions are (the first of each the walk met).
+    var applicationExtensions = GIFApplicationExtensions()
     /// Whether the walk ended at the trailer (0x3B): every block of the file is in.
     var reachedTrailer = false
     /// The image the walk stopped in: its descriptor is in, its data is cut (a file still
@@ -133,8 +135,10 @@ struct GIFContainer: Sendable {
         var limiter = limits.map { GIFWalkLimiter(options: $0, screenSize: PixelSize(width: width, height: height)) }
         var trailer = false
         var partial: GIFFrameRecord?
+        var extensions = GIFApplicationExtensions()
         let (frames, loopCount) = try Self.walkBlocks(
-            &reader, reachedTrailer: &trailer, recordsPartialFirstFrame: allowsPartialFirstFrame, partialFrame: &partial
+            &reader, reachedTrailer: &trailer, recordsPartialFirstFrame: allowsPartialFirstFrame, partialFrame: &partial,
+            extensions: &extensions
         ) { frame, count in
             try limiter?.admit(frame, count: count) ?? true
         }
@@ -142,6 +146,7 @@ struct GIFContainer: Sendable {
         partialFrame = partial
         self.frames = frames
         rawLoopCount = loopCount
+        applicationExtensions = extensions
         scannedLength = reader.offset
         guard let first = frames.first ?? (allowsPartialFirstFrame ? partial : nil) else {
             throw WebImageError.badData("GIF has no complete image")
@@ -161,10 +166,11 @@ struct GIFContainer: Sendable {
     }
 
     /// The complete images and the first loop count, up to the trailer or the first damage, or
-    /// until `admit` (called with each frame and how many frames came before it) returns false.
+    /// until `admit` (called with each frame and how many frames came before it) returns false;
+    /// the complete application extensions met on the way are noted in `extensions`.
     private static func walkBlocks(
         _ reader: inout GIFByteReader, reachedTrailer: inout Bool, recordsPartialFirstFrame: Bool,
-        partialFrame: inout GIFFrameRecord?,
+        partialFrame: inout GIFFrameRecord?, extensions: inout GIFApplicationExtensions,
         admit: (GIFFrameRecord, Int) throws -> Bool
     ) throws -> ([GIFFrameRecord], Int?) {
         var frames: [GIFFrameRecord] = []
@@ -173,6 +179,7 @@ struct GIFContainer: Sendable {
         while let introducer = reader.byte() {
             switch introducer {
             case 0x21:
+                let start = reader.offset + 1
                 guard let label = reader.byte(), let blocks = reader.subBlocks() else { return (frames, loopCount) }
                 if label == 0xF9, let first = blocks.first, first.count >= 4 {
                     let packed = first[0]
@@ -186,6 +193,8 @@ struct GIFContainer: Sendable {
                     blocks[1].count >= 3, blocks[1][0] == 1
                 {
                     loopCount = Int(blocks[1][1]) | Int(blocks[1][2]) << 8
+                } else if label == 0xFF, let identifier = blocks.first {
+                    extensions.note(identifier, start: start, terminator: reader.offset - 1)
                 }
             case 0x2C:
                 let start = reader.offset - 1

@@ -27,6 +27,8 @@ enum GIFDecoder {
         return Image(
             pixels: output.shape(first), scale: options.scaleFactor, format: .gif, animation: animation,
             hasAlpha: container.hasTransparency || clears || !first.isOpaque,
-            originalPixelSize: container.canvasSize)
+            originalPixelSize: container.canvasSize,
+            colorProfile: options.colorPolicy == .ignore
+                ? nil : bytes.withUnsafeBytes { container.applicationExtensions.colorProfile(in: $0) })
     }
 }

@@ -10,7 +10,9 @@ import WebImage
 /// (``AnimatedImageSource/storedDuration(at:)``) in centiseconds, rounded, so a 0 ms frame stays
 /// 0; a delay that plays as stored (over 10 ms) is never rounded down into the 100 ms zone of
 /// ``FrameDurationRule`` (11–14 ms become 2 centiseconds). The NETSCAPE2.0 extension carries the
-/// loop count (0 = forever) and is omitted when the loop count is 1 (absent: played once).
+/// loop count (0 = forever) and is omitted when the loop count is 1 (absent: played once). A
+/// colour profile and an XMP packet, when given, follow as application extensions (see
+/// ``GIFApplicationExtensions``), before the first image.
 struct GIFEncoder {
     let quantizer: PaletteQuantizer
 
@@ -18,7 +20,7 @@ struct GIFEncoder {
         quantizer = PaletteQuantizer(maxColors: PaletteQuantizer.colorCount(forQuality: quality), dithering: dithering)
     }
 
-    func encode(_ image: Image, firstFrameOnly: Bool) throws -> Data {
+    func encode(_ image: Image, firstFrameOnly: Bool, profile: ColorProfile? = nil, xmp: Data? = nil) throws -> Data {
         let animation = firstFrameOnly ? nil : image.animation.flatMap { $0.frameCount > 1 ? $0 : nil }
         let size = animation?.canvasSize ?? image.pixelSize
         guard size.width > 0, size.height > 0, size.width <= 0xFFFF, size.height <= 0xFFFF else {
@@ -43,6 +45,8 @@ struct GIFEncoder {
             if let animation, animation.loopCount != 1 {
                 try writer.putLoopCount(animation.loopCount)
             }
+            if let profile { try writer.putColorProfile([UInt8](profile.data)) }
+            if let xmp { try writer.putXMP([UInt8](xmp)) }
             var previous: QuantizedImage?
             for index in 0..<frameCount {
                 let next = index + 1 < frameCount ? try quantizedFrame(index + 1) : nil

@@ -23,6 +23,9 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
     /// The first frame while it arrives (non-interlaced): decoded only when an image is asked for.
     private var partialFirstFrame: GIFFrameRecord?
     private var shownPartialRows = 0
+    /// The `ICCRGBG1` profile, read once the first image's descriptor is in (the extension comes
+    /// before it); nil under ``ColorPolicy/ignore``.
+    private var colorProfile: ColorProfile?
 
     /// Only frame 0 is wanted (``ImageDecodingOptions/firstFrameOnly``): done once it is complete.
     private let firstFrameOnly: Bool
@@ -54,6 +57,9 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
             }
         } catch let error as WebImageError where error.code == .badImageData {
             return  // not even the first image's descriptor yet
+        }
+        if container == nil, options.colorPolicy != .ignore {
+            colorProfile = bytes.withUnsafeBytes { parsed.applicationExtensions.colorProfile(in: $0) }
         }
         container = parsed
         try options.checkPixelLimit(parsed.canvasSize)
@@ -111,6 +117,7 @@ final class GIFIncrementalDecoder: ImageIncrementalDecoding {
         let output = GIFOutput(size: options.targetSize(for: container.canvasSize), alphaMode: options.alphaMode)
         return Image(
             pixels: output.shape(pixels), scale: options.scaleFactor, format: .gif,
-            hasAlpha: container.hasTransparency || !pixels.isOpaque, originalPixelSize: container.canvasSize)
+            hasAlpha: container.hasTransparency || !pixels.isOpaque, originalPixelSize: container.canvasSize,
+            colorProfile: colorProfile)
     }
 }

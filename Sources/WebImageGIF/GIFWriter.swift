@@ -1,8 +1,8 @@
 import CGIF
 import WebImage
 
-/// The frame-level GIF89a writer over giflib: screen descriptor, loop extension, images with their
-/// graphic control extension. ``GIFEncoder`` drives it; tests use it to build GIFs with specific
+/// The frame-level GIF89a writer over giflib: screen descriptor, loop, ICC profile and XMP
+/// extensions, images with their graphic control extension. ``GIFEncoder`` drives it; tests use it to build GIFs with specific
 /// disposal, placement, transparency and interlacing.
 ///
 /// Usage: `try GIFWriter.write { writer in try writer.putScreen(…); try writer.putFrame(…) }`.
@@ -45,13 +45,40 @@ final class GIFWriter {
     /// The NETSCAPE2.0 application extension: sub-block 1 holds the loop count (0 = forever).
     func putLoopCount(_ loopCount: Int) throws {
         let count = UInt16(clamping: max(0, loopCount))
-        let identifier = Array("NETSCAPE2.0".utf8)
         let loop: [GifByteType] = [1, GifByteType(count & 0xFF), GifByteType(count >> 8)]
+        try putApplicationExtension(Array("NETSCAPE2.0".utf8), blocks: [loop[...]], "loop")
+    }
+
+    /// The `ICCRGBG1` `012` application extension: `profile` (an ICC profile's bytes) in sub-blocks
+    /// of 255 bytes, as ImageMagick, Pillow and Photoshop write and read it.
+    func putColorProfile(_ profile: [UInt8]) throws {
+        let blocks = stride(from: 0, to: profile.count, by: 255).map { profile[$0..<min(profile.count, $0 + 255)] }
+        try putApplicationExtension(GIFApplicationExtensions.profileIdentifier, blocks: blocks, "ICC profile")
+    }
+
+    /// The `XMP Data` `XMP` application extension: the packet's bytes raw, then the magic trailer
+    /// (see ``GIFApplicationExtensions``). Returns false, writing nothing, for a packet that
+    /// cannot be written so (one with a 0x00 byte).
+    @discardableResult
+    func putXMP(_ packet: [UInt8]) throws -> Bool {
+        guard let blocks = GIFApplicationExtensions.xmpSubBlocks(packet) else { return false }
+        try putApplicationExtension(GIFApplicationExtensions.xmpIdentifier, blocks: blocks, "XMP")
+        return true
+    }
+
+    /// An application extension: the 11-byte identifier and authentication code, then `blocks`
+    /// (each 1…255 bytes) as data sub-blocks.
+    private func putApplicationExtension(_ identifier: [UInt8], blocks: [ArraySlice<UInt8>], _ name: String) throws {
         guard EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK,
-            EGifPutExtensionBlock(gif, Int32(identifier.count), identifier) == GIF_OK,
-            EGifPutExtensionBlock(gif, Int32(loop.count), loop) == GIF_OK,
-            EGifPutExtensionTrailer(gif) == GIF_OK
-        else { throw Self.error(gif.pointee.Error, "cannot write GIF loop extension") }
+            EGifPutExtensionBlock(gif, Int32(identifier.count), identifier) == GIF_OK
+        else { throw Self.error(gif.pointee.Error, "cannot write GIF \(name) extension") }
+        for block in blocks {
+            let written = block.withUnsafeBufferPointer { EGifPutExtensionBlock(gif, Int32($0.count), $0.baseAddress) }
+            guard written == GIF_OK else { throw Self.error(gif.pointee.Error, "cannot write GIF \(name) extension") }
+        }
+        guard EGifPutExtensionTrailer(gif) == GIF_OK else {
+            throw Self.error(gif.pointee.Error, "cannot write GIF \(name) extension")
+        }
     }
 
     /// A graphic control extension: disposal 0–3, delay in centiseconds, transparent index.

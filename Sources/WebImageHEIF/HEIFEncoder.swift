@@ -55,8 +55,8 @@ enum HEIFEncoder {
             // does not depend on it (ColorProfileEncodingTests: the bytes come back, the pixels
             // are those of an untagged encode).
             try profile.data.withUnsafeBytes { bytes in
-                try check(
-                    heif.heif_image_set_raw_color_profile(image, "prof", bytes.baseAddress, bytes.count), "setting the ICC profile")
+                let status = heif.heif_image_set_raw_color_profile(image, "prof", bytes.baseAddress, bytes.count)
+                try check(status, "setting the ICC profile")
             }
         }
         guard let encoding = heif.heif_encoding_options_alloc() else {

@@ -5,10 +5,11 @@ import WebImageCodecs
 import WebImageTesting
 
 /// Every output format that carries metadata, under every policy, from a JPEG whose EXIF, XMP and
-/// IPTC state a GPS position, a copyright and orientation 6 (stored 64×32, displayed 32×64).
+/// IPTC state a GPS position, a copyright and orientation 6 (stored 64×32, displayed 32×64). GIF
+/// carries XMP only.
 @Suite("Metadata policies through every encoder")
 struct MetadataPolicyTests {
-    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .tiff, .avif, .heic, .jpegXL]
+    static let formats: [ImageFormat] = [.jpeg, .png, .webp, .tiff, .avif, .heic, .jpegXL, .gif]
     static let stored = PixelSize(width: 64, height: 32)
     static let displayed = PixelSize(width: 32, height: 64)
 
@@ -22,6 +23,7 @@ struct MetadataPolicyTests {
     }
 
     static func carriesIPTC(_ format: ImageFormat) -> Bool { format == .jpeg || format == .tiff }
+    static func carriesEXIF(_ format: ImageFormat) -> Bool { format != .gif }
 
     @Test("The source's metadata is read and cut to the decoding policy", arguments: MetadataPolicy.allCases)
     func decoding(policy: MetadataPolicy) throws {
@@ -68,24 +70,32 @@ struct MetadataPolicyTests {
             #expect(metadata == nil)
             return
         }
-        let exif = try ExifStructure(parsing: [UInt8](try #require(metadata?.exif, "\(format) lost its EXIF")))
-        #expect(exif.string(ExifStructure.Tag.copyright, in: exif.ifd0) == MetadataFixtures.copyright)
-        #expect(exif.string(ExifStructure.Tag.artist, in: exif.ifd0) == MetadataFixtures.artist)
-        #expect((exif.gps != nil) == (policy == .keepAll))
-        // A TIFF's orientation is its own tag (libtiff writes 1), read as the image's, not as EXIF.
-        if policy == .copyright {
-            #expect(exif.exif == nil)
-            #expect(exif.integer(ExifStructure.Tag.orientation, in: exif.ifd0) == nil)
+        if Self.carriesEXIF(format) {
+            let exif = try ExifStructure(parsing: [UInt8](try #require(metadata?.exif, "\(format) lost its EXIF")))
+            #expect(exif.string(ExifStructure.Tag.copyright, in: exif.ifd0) == MetadataFixtures.copyright)
+            #expect(exif.string(ExifStructure.Tag.artist, in: exif.ifd0) == MetadataFixtures.artist)
+            #expect((exif.gps != nil) == (policy == .keepAll))
+            // A TIFF's orientation is its own tag (libtiff writes 1), read as the image's, not as EXIF.
+            if policy == .copyright {
+                #expect(exif.exif == nil)
+                #expect(exif.integer(ExifStructure.Tag.orientation, in: exif.ifd0) == nil)
+            } else {
+                #expect(exif.integer(ExifStructure.Tag.orientation, in: exif.ifd0) == (format == .tiff ? nil : 1))
+                #expect(exif.integer(ExifStructure.Tag.pixelXDimension, in: exif.exif ?? []) == Self.displayed.width)
+                #expect(exif.integer(ExifStructure.Tag.pixelYDimension, in: exif.exif ?? []) == Self.displayed.height)
+            }
         } else {
-            #expect(exif.integer(ExifStructure.Tag.orientation, in: exif.ifd0) == (format == .tiff ? nil : 1))
-            #expect(exif.integer(ExifStructure.Tag.pixelXDimension, in: exif.exif ?? []) == Self.displayed.width)
-            #expect(exif.integer(ExifStructure.Tag.pixelYDimension, in: exif.exif ?? []) == Self.displayed.height)
+            #expect(metadata?.exif == nil)
         }
         let xmp = String(decoding: try #require(metadata?.xmp, "\(format) lost its XMP"), as: UTF8.self)
         #expect(xmp.contains("GPS") == (policy == .keepAll))
         #expect(xmp.contains(MetadataFixtures.copyright))
         #expect(xmp.contains("<tiff:Orientation>") == (policy != .copyright))
         #expect(XMPPacket.orientation(in: Array(xmp.utf8)) ?? .up == .up)
+        #expect(xmp.contains("<dc:creator>"))
+        if policy != .copyright {
+            #expect(xmp.contains("<exif:PixelXDimension>\(Self.displayed.width)<"))
+        }
         if Self.carriesIPTC(format) {
             let iptc = try IPTCRecords(parsing: [UInt8](try #require(metadata?.iptc)))
             #expect(iptc.datasets.contains { $0.record == 2 && $0.dataset == 116 })
@@ -94,8 +104,13 @@ struct MetadataPolicyTests {
             #expect(metadata?.iptc == nil)
         }
 
-        // Pillow, when installed, reads the same.
+        // Pillow, when installed, reads the same (GIF: no EXIF; Pillow 13 reads no GIF XMP).
         guard format != .heic, format != .jpegXL, let pillow = PillowMetadata.read(written) else { return }
+        guard Self.carriesEXIF(format) else {
+            #expect(pillow.displayedWidth == Self.displayed.width && pillow.displayedHeight == Self.displayed.height)
+            #expect(pillow.orientation == nil && pillow.copyright == nil && !pillow.gps)
+            return
+        }
         #expect(pillow.displayedWidth == Self.displayed.width && pillow.displayedHeight == Self.displayed.height)
         #expect(pillow.copyright == MetadataFixtures.copyright)
         #expect(pillow.gps == (policy == .keepAll))
@@ -103,15 +118,25 @@ struct MetadataPolicyTests {
         if let mentionsGPS = pillow.xmpMentionsGPS { #expect(mentionsGPS == (policy == .keepAll)) }
     }
 
-    @Test("Formats that carry no metadata write none", arguments: [ImageFormat.gif])
-    func noCarrier(format: ImageFormat) throws {
+    @Test("GIF carries the XMP only; a decode reads it under the decoding policy")
+    func gifCarriesXMPOnly() throws {
         let coders = ImageCodersManager.standard()
         var decoding = ImageDecodingOptions()
         decoding.metadataPolicy = .keepAll
         let image = try coders.decode(try Self.source().data, options: decoding)
-        let written = try coders.encode(image, as: format, options: ImageEncodingOptions(metadataPolicy: .keepAll))
-        #expect(try coders.readHeader(written).metadata == nil)
-        #expect(try coders.decode(written).pixelSize == Self.displayed)
+        let written = try coders.encode(image, as: .gif, options: ImageEncodingOptions(metadataPolicy: .keepAll))
+        let header = try coders.readHeader(written)
+        #expect(header.metadata?.exif == nil && header.metadata?.iptc == nil)
+        #expect(header.metadata?.xmp.map { String(decoding: $0, as: UTF8.self).contains("GPS") } == true)
+        decoding.metadataPolicy = .keep
+        let back = try coders.decode(written, options: decoding)
+        #expect(back.pixelSize == Self.displayed && back.orientation == .up)
+        let xmp = String(decoding: try #require(back.metadata?.xmp), as: UTF8.self)
+        #expect(!xmp.contains("GPS") && xmp.contains(MetadataFixtures.copyright))
+        // Written again under copyright, only the rights survive.
+        let rights = try coders.encode(back, as: .gif, options: ImageEncodingOptions(metadataPolicy: .copyright))
+        let kept = String(decoding: try #require(try coders.readHeader(rights).metadata?.xmp), as: UTF8.self)
+        #expect(kept.contains(MetadataFixtures.copyright) && !kept.contains("tiff:Orientation"))
     }
 
     @Test("XMP tiff:Orientation is read where EXIF states none", arguments: [ImageFormat.jpeg, .png, .webp])
@@ -129,7 +154,7 @@ struct MetadataPolicyTests {
         #expect(try coders.readHeader(written).orientation == .left)
     }
 
-    @Test("Animations keep their frames and carry the metadata", arguments: [ImageFormat.webp, .apng, .avif, .tiff, .jpegXL])
+    @Test("Animations keep their frames and carry the metadata", arguments: [ImageFormat.webp, .apng, .avif, .tiff, .jpegXL, .gif])
     func animated(format: ImageFormat) throws {
         let coders = ImageCodersManager.standard()
         let animation = ImageFixtures.animation(frames: 3)
@@ -139,9 +164,14 @@ struct MetadataPolicyTests {
         let written = try coders.encode(image, as: format, options: ImageEncodingOptions(metadataPolicy: .keep))
         let header = try coders.readHeader(written)
         #expect(header.frameCount == 3)
+        #expect(try coders.decode(written).animation?.frameCount == 3)
+        guard Self.carriesEXIF(format) else {
+            let xmp = String(decoding: try #require(header.metadata?.xmp), as: UTF8.self)
+            #expect(xmp.contains(MetadataFixtures.copyright) && !xmp.contains("GPS"))
+            return
+        }
         let exif = try ExifStructure(parsing: [UInt8](try #require(header.metadata?.exif)))
         #expect(exif.string(ExifStructure.Tag.copyright, in: exif.ifd0) == MetadataFixtures.copyright)
         #expect(exif.gps == nil)
-        #expect(try coders.decode(written).animation?.frameCount == 3)
     }
 }

@@ -151,7 +151,7 @@ struct ManagerColorPolicyTests {
 
 @Suite("Colour profiles written by the encoders")
 struct ColorProfileEncodingTests {
-    @Test("keep: JPEG, PNG, WebP, TIFF, AVIF, HEIC and JPEG XL carry the profile through a transform and back; sRGB decodes agree")
+    @Test("keep: JPEG, PNG, WebP, TIFF, AVIF, HEIC, JPEG XL and GIF carry the profile through a transform and back; sRGB decodes agree")
     func keptProfilesRoundTrip() throws {
         let coders = ImageCodersManager.standard()
         let source = try ColorFixtures.decode(try ColorFixtures.jpeg(profile: ColorFixtures.displayP3), policy: .keep)
@@ -160,7 +160,7 @@ struct ColorProfileEncodingTests {
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
         let heic: [ImageFormat] = HEIFCoder.canEncodeHEIC ? [.heic] : []
-        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif, .jpegXL] + heic {
+        for format in [ImageFormat.jpeg, .png, .webp, .tiff, .avif, .jpegXL, .gif] + heic {
             let written = try coders.encode(resized, as: format, options: format == .jpeg ? ImageEncodingOptions() : lossless)
             #expect(try coders.readHeader(written).colorProfile == ColorFixtures.displayP3, "\(format): the header reader sees it")
             let kept = try ColorFixtures.decode(written, policy: .keep)
@@ -173,7 +173,7 @@ struct ColorProfileEncodingTests {
         }
     }
 
-    @Test("a format the encoder writes no profile into gets sRGB pixels")
+    @Test("an encoder that writes no profile gets sRGB pixels")
     func otherFormatsAreConverted() throws {
         let coders = ImageCodersManager.standard()
         let data = try ColorFixtures.jpeg(profile: ColorFixtures.displayP3)
@@ -181,12 +181,22 @@ struct ColorProfileEncodingTests {
         let sRGB = try ColorFixtures.decode(data, policy: .sRGB)
         var lossless = ImageEncodingOptions()
         lossless.lossless = true
-        // GIF says nothing of colour: the kept P3 image is written as its sRGB conversion would be.
-        let gif = try coders.encode(kept, as: .gif, options: lossless)
-        let back = try ColorFixtures.decode(gif, policy: .keep)
+        // Every format's encoder carries an RGB profile now; one that says it cannot gets the
+        // kept P3 image as its sRGB conversion would be.
+        let encoder = ProfileBlindEncoder()
+        let png = try coders.encode(kept, as: .png, options: lossless, using: encoder)
+        let back = try ColorFixtures.decode(png, policy: .keep)
         #expect(back.colorProfile == nil)
-        let expected = try ColorFixtures.decode(try coders.encode(sRGB, as: .gif, options: lossless), policy: .keep)
+        let expected = try ColorFixtures.decode(try coders.encode(sRGB, as: .png, options: lossless), policy: .keep)
         #expect(back.pixels.bytes == expected.pixels.bytes)
+    }
+
+    /// The PNG encoder, saying it writes no colour profile.
+    struct ProfileBlindEncoder: ImageEncoding {
+        func canEncode(_ format: ImageFormat) -> Bool { format == .png }
+        func encode(_ image: Image, as format: ImageFormat, options: ImageEncodingOptions) throws -> Data {
+            try PNGCoder().encode(image, as: format, options: options)
+        }
     }
 
     @Test("HEIC under keep: the profile's bytes come back from libheif, the pixels are those of an untagged encode",

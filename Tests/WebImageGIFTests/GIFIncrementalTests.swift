@@ -22,6 +22,21 @@ struct GIFIncrementalTests {
         }
     }
 
+    @Test func aTrickledGIFCarriesItsColourProfileFromTheFirstImage() throws {
+        let image = Image(pixels: ImageFixtures.gradient(width: 24, height: 16), colorProfile: TestColorProfiles.adobeRGB)
+        let data = try GIFCoder().encode(image, as: .gif, options: ImageEncodingOptions())
+        for policy in [ColorPolicy.keep, .ignore] {
+            var options = ImageDecodingOptions()
+            options.colorPolicy = policy
+            let decoder = GIFCoder().makeIncrementalDecoder(options: options)
+            let images = try ProgressiveFixtures.feed(ProgressiveFixtures.randomChunks(data, maximum: 64), to: decoder)
+            #expect(!images.isEmpty)
+            for shown in images {
+                #expect(shown.colorProfile == (policy == .keep ? TestColorProfiles.adobeRGB : nil))
+            }
+        }
+    }
+
     @Test func theFirstFrameShowsItsRowsWhileItArrivesThenEachFrameOnce() throws {
         let data = try GIFCoder().encode(ImageFixtures.animation(frames: 4), as: .gif, options: ImageEncodingOptions())
         let decoder = GIFCoder().makeIncrementalDecoder(options: ImageDecodingOptions())

@@ -43,10 +43,10 @@ struct ColourPolicyServiceTests {
             #expect(try Fixtures.header(jpeg.body).colorProfile == TestColorProfiles.displayP3)
             let webp = try await harness.image("w:80/scp:0", "/p3.jpg", ext: "webp")
             #expect(try Fixtures.header(webp.body).colorProfile == TestColorProfiles.displayP3)
-            // A format whose encoder writes no profile gets sRGB.
+            // GIF carries it too (its ICCRGBG1 application extension).
             let gif = try await harness.image("w:80/scp:0", "/p3.jpg", ext: "gif")
             #expect(gif.status == 200)
-            #expect(try Self.decode(gif.body, .keep).colorProfile == nil)
+            #expect(try Self.decode(gif.body, .keep).colorProfile == TestColorProfiles.displayP3)
         }
     }
 
