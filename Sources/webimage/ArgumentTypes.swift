@@ -119,7 +119,7 @@ struct TransformOptions: ParsableArguments {
     @Option(
         name: [.customLong("colour"), .customLong("color")],
         help: ArgumentHelp(
-            "An embedded colour profile: srgb converts the pixels to sRGB (default), keep leaves them and writes the profile where the output format carries one (JPEG, PNG, WebP, TIFF, AVIF; others get sRGB), ignore leaves them and drops it.",
+            "An embedded colour profile: srgb converts the pixels to sRGB (default), keep leaves them and writes the profile into the output (every output format carries an RGB profile; other profiles get sRGB), ignore leaves them and drops it.",
             valueName: "srgb|keep|ignore"))
     var colour: ColourArgument = .srgb
 
