@@ -13,8 +13,10 @@ tools+=(libjxl-tools libtiff-tools librsvg2-bin)
 # tools: avifenc/avifdec, heif-enc/heif-convert (the AVIF/HEIC benchmark).
 libs+=(libavif-dev libheif-dev)
 tools+=(libavif-bin libheif-examples)
-# Colour management (issue 26): Little CMS 2, loaded on first use.
+# Colour management (issue 26): Little CMS 2, loaded on first use. Tool: exiftool, an independent
+# reader of the profiles and XMP written into GIF and HEIC (Pillow reads neither from a GIF).
 libs+=(liblcms2-dev)
+tools+=(libimage-exiftool-perl)
 # The standard CMYK profile for CMYK JPEGs that embed none: Ghostscript's default_cmyk.icc.
 libs+=(libgs-common)
 # Sixel graphics for `webimage show` (issue 15); tool: img2sixel.

@@ -139,6 +139,25 @@ struct MetadataPolicyTests {
         #expect(kept.contains(MetadataFixtures.copyright) && !kept.contains("tiff:Orientation"))
     }
 
+    @Test("exiftool, when installed, reads the kept profile of HEIC and GIF outputs and a GIF's XMP")
+    func exiftoolReadsWhatWeWrite() throws {
+        guard let exiftool = ExternalDecoder.find("exiftool") else { return }
+        let coders = ImageCodersManager.standard()
+        var decoding = ImageDecodingOptions()
+        decoding.metadataPolicy = .keepAll
+        let source = try coders.decode(try Self.source().data, options: decoding)
+        let image = Image(pixels: source.pixels, colorProfile: TestColorProfiles.adobeRGB, metadata: source.metadata)
+        let formats: [ImageFormat] = HEIFCoder.canEncodeHEIC ? [.gif, .heic] : [.gif]
+        for format in formats {
+            let written = try coders.encode(image, as: format, options: ImageEncodingOptions(metadataPolicy: .keep))
+            let profile = ExternalDecoder.run(exiftool, ["-b", "-ICC_Profile", "-"], input: written)
+            #expect(profile == TestColorProfiles.adobeRGB.data, "\(format)")
+            let fields = ExternalDecoder.run(exiftool, ["-s3", "-XMP-dc:Rights", "-XMP-exif:GPSLongitude", "-"], input: written)
+            let text = String(decoding: fields ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(text == MetadataFixtures.copyright, "\(format)")
+        }
+    }
+
     @Test("XMP tiff:Orientation is read where EXIF states none", arguments: [ImageFormat.jpeg, .png, .webp])
     func xmpOrientation(format: ImageFormat) throws {
         let coders = ImageCodersManager.standard()
