@@ -44,6 +44,21 @@ struct ColourCommandTests {
         }
     }
 
+    @Test("convert --colour keep writes the profile into GIF and HEIC outputs too; info names it")
+    func keepInGIFAndHEIC() async throws {
+        try await withTemporaryDirectory { directory in
+            try Self.p3JPEG().write(to: directory.appendingPathComponent("p3.jpg"))
+            for output in ["keep.gif"] + (HEIFCoder.canEncodeHEIC ? ["keep.heic"] : []) {
+                let run = try await CLI.run(["convert", "p3.jpg", output, "--colour", "keep"], in: directory)
+                #expect(run.status == 0, "\(run.stderr)")
+                let written = try Data(contentsOf: directory.appendingPathComponent(output))
+                #expect(try Self.decode(written, .keep).colorProfile == TestColorProfiles.displayP3, "\(output)")
+                let info = try await CLI.run(["info", output], in: directory)
+                #expect(info.stdout.contains("RGB ICC profile"), "\(info.stdout)")
+            }
+        }
+    }
+
     @Test("info names the embedded profile, in text and JSON; a file without one is sRGB")
     func infoShowsTheProfile() async throws {
         try await withTemporaryDirectory { directory in

@@ -120,6 +120,15 @@ struct MetadataCommandTests {
             #expect(metadata["iptcBytes"] as? Int == MetadataFixtures.iptc().count)
             try Fixture.png().write(to: directory.appendingPathComponent("plain.png"))
             #expect(try await CLI.run(["info", "plain.png"], in: directory).stdout.contains("metadata:     none"))
+
+            // A GIF carries the XMP only: info names it, and its GPS position only under keep-all.
+            for (policy, gps) in [("keep", false), ("keep-all", true)] {
+                let converted = try await CLI.run(["convert", "photo.jpg", "\(policy).gif", "--metadata", policy], in: directory)
+                #expect(converted.status == 0, "\(converted.stderr)")
+                let gif = try await CLI.run(["info", "\(policy).gif"], in: directory)
+                #expect(gif.stdout.contains("metadata:     XMP "), "\(gif.stdout)")
+                #expect(gif.stdout.contains("GPS position") == gps, "\(gif.stdout)")
+            }
         }
     }
 }
