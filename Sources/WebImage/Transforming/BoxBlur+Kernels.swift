@@ -29,7 +29,9 @@ extension BoxBlur {
     static func convolved(_ pixels: PixelBuffer, weights: [Int32], kernels: PixelKernels) -> PixelBuffer {
         let rows = Resampler.Contributions(extending: weights, length: pixels.height)
         let columns = Resampler.Contributions(extending: weights, length: pixels.width)
-        return Resampler.horizontal(Resampler.vertical(pixels, plan: rows, kernels: kernels), plan: columns, kernels: kernels)
+        let vertical = Resampler.vertical(pixels, plan: rows, kernels: kernels)
+        defer { PixelStoragePool.shared.recycle(vertical) }  // the intermediate, as the resampler's
+        return Resampler.horizontal(vertical, plan: columns, kernels: kernels)
     }
 }
 
