@@ -11,6 +11,9 @@
 #   Ours runs on each kernel path this CPU has (WEBIMAGE_SIMD=portable|avx2|avx512, issue 29), and
 #   Pillow and pillow-simd also with reducing_gap=2, so the gap's gain can be set beside theirs.
 #   The load average is printed first: other work on the machine slows every figure.
+#   blur: a Gaussian of σ 10 and σ 2 on the same decoded 24 MP image, ours (GaussianBlurTransformer,
+#     RGBA) on each kernel path beside Pillow's and pillow-simd's GaussianBlur of the same radius
+#     (their radius is σ; RGB, as the JPEG decodes).
 #   png-thumbnail: PNG → 256 px box (decode included): ours, Pillow's thumbnail (reducing_gap 2),
 #     vips thumbnail_buffer.
 set -euo pipefail
@@ -48,9 +51,11 @@ if workload.startswith("vips-"):
     else:
         run = lambda: pyvips.Image.thumbnail_buffer(data, 256).write_to_memory()
 else:
-    from PIL import Image
+    from PIL import Image, ImageFilter
     image = Image.open(io.BytesIO(data)); image.load()
-    if workload == "pil-resample":
+    if workload.startswith("pil-blur-sigma"):
+        run = lambda: image.filter(ImageFilter.GaussianBlur(float(workload.removeprefix("pil-blur-sigma"))))
+    elif workload == "pil-resample":
         run = lambda: image.resize((image.width // 4, image.height // 4), Image.LANCZOS)
     elif workload == "pil-resample-gap":
         run = lambda: image.resize((image.width // 4, image.height // 4), Image.LANCZOS, reducing_gap=2.0)
@@ -85,6 +90,18 @@ echo "  Pillow          $pil ms  gap 2 $pilgap ms (gain $(gain "$pil" "$pilgap")
 echo "  pillow-simd     $pilsimd ms  $(mpx "$pilsimd")  gap 2 $pilsimdgap ms (gain $(gain "$pilsimd" "$pilsimdgap"))"
 echo "  libvips reduce  $vips ms  $(mpx "$vips")"
 echo "  libvips resize  $vipsresize ms   (vips_resize, for the record)"
+
+echo "Gaussian blur of the same 24 MP image, 1 thread (median ms; ratio = our speed ÷ theirs)"
+for sigma in 10 2; do
+    pilblur=$(anchor python3 "pil-blur-sigma$sigma" "$photo")
+    simdblur=n/a
+    [[ -n "$simd" ]] && simdblur=$(anchor "$simd" "pil-blur-sigma$sigma" "$photo")
+    for path in $paths; do
+        blur=$(WEBIMAGE_SIMD=$path ours "blur-sigma$sigma" "$photo")
+        echo "  ours $path σ $sigma  $blur ms  $(mpx "$blur")  vs pillow-simd $(ratio "$blur" "$simdblur")  Pillow $(ratio "$blur" "$pilblur")"
+    done
+    echo "  pillow-simd σ $sigma  $simdblur ms  Pillow $pilblur ms"
+done
 
 thumb=$(ours png-thumbnail "$png")
 pilthumb=$(anchor python3 pil-thumbnail "$png"); vipsthumb=$(anchor python3 vips-thumbnail "$png")

@@ -92,6 +92,44 @@ struct PixelKernelPathTests {
         }
     }
 
+    /// σ for the blur: a sampled Gaussian (below 4: tiny to wide), three exact boxes (4 to about
+    /// 100) and normalised boxes (above 100, which run the portable passes on every path).
+    static let blurSigmas: [Double] = [0.3, 1, 2.5, 3.9, 4, 6.5, 10, 33, 60, 150]
+
+    /// The portable path is the blur's reference: each vector path must give its bytes.
+    @Test(
+        "The blur equals the portable passes byte for byte at every σ, size and edge",
+        arguments: PixelKernels.allCases.filter { $0 != .portable })
+    func blur(kernels: PixelKernels) throws {
+        guard PixelKernels.available.contains(kernels) else { try Test.cancel("this CPU has no \(kernels) path") }
+        var generator = SplitMix64(seed: 17)
+        // 1-pixel images and lines, widths not a multiple of the 2- and 4-row groups or of 4 pixels,
+        // images narrower than the boxes, and random sizes.
+        var sizes = [(1, 1), (1, 9), (9, 1), (2, 3), (5, 3), (3, 5), (7, 17), (33, 7), (130, 5), (97, 61)]
+        for _ in 0..<4 { sizes.append((Int.random(in: 1...160, using: &generator), Int.random(in: 1...90, using: &generator))) }
+        for (width, height) in sizes {
+            for sigma in Self.blurSigmas {
+                for translucent in [false, true] {
+                    let input = TestRandom.image(
+                        PixelSize(width: width, height: height), alphaMode: .premultiplied, translucent: translucent,
+                        using: &generator)
+                    let fast = BoxBlur.blur(input, sigma: sigma, kernels: kernels)
+                    let reference = BoxBlur.blur(input, sigma: sigma, kernels: .portable)
+                    #expect(fast == reference, "\(kernels) \(width)×\(height) σ \(sigma) translucent: \(translucent)")
+                }
+            }
+        }
+        // Larger images at the σ of each branch (kernel, boxes), and one so wide that the vertical
+        // boxes take the strips (their rings would pass BoxBlur.maxRingBytes) before the vector rows.
+        #expect(!BoxBlur.rowsFit(width: 13_000, radii: BoxBlur.radii(sigma: 95)))
+        for (width, height, sigma) in [(301, 203, 2.0), (301, 203, 10.0), (13_000, 2, 95.0)] {
+            let input = TestRandom.image(
+                PixelSize(width: width, height: height), alphaMode: .premultiplied, translucent: true, using: &generator)
+            let fast = BoxBlur.blur(input, sigma: sigma, kernels: kernels)
+            #expect(fast == BoxBlur.blur(input, sigma: sigma, kernels: .portable), "\(kernels) \(width)×\(height) σ \(sigma)")
+        }
+    }
+
     @Test("Premultiply and unpremultiply equal the scalar kernels for every colour and alpha", arguments: PixelKernels.available)
     func alphaConversion(kernels: PixelKernels) {
         // Every (colour, alpha) pair once, in all three colour channels, plus a 3-pixel tail.

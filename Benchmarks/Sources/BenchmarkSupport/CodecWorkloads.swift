@@ -32,12 +32,17 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
     /// The exact pass with each filter pass's rows split across two threads (`parallelism: 2`).
     case resampleLanczosTwoThreads = "resample-lanczos-2threads"
     case pngThumbnail = "png-thumbnail"
+    // The blur at the machine's vector width (issue 29): GaussianBlurTransformer on the same
+    // decoded image, σ 10 (three box passes per axis) and σ 2 (a sampled Gaussian kernel).
+    case blurSigma10 = "blur-sigma10"
+    case blurSigma2 = "blur-sigma2"
 
     /// The corpus file each workload reads (relative to the corpus's public/ folder).
     public var corpusFile: String {
         switch self {
         case .jpegDecode, .jpegDecodePooled, .jpegThumbnail: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
-        case .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads: "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
+        case .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads, .blurSigma10, .blurSigma2:
+            "deb-lomiri-wallpapers-16.04/seeding_by_Clements_Engelhardt.jpg"
         case .pngDecode, .pngEncode, .pngThumbnail: "image-png/benches/Fantasy_Digital_Painting.png"
         case .webpDecode: "deb-gnome-backgrounds/adwaita-l.webp"
         case .webpEncode: "deb-mate-backgrounds/nature/YellowFlower.jpg"
@@ -60,7 +65,7 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
         let data = try Data(contentsOf: file)
         switch self {
         case .pngEncode, .webpEncode, .jxlEncode, .jxlEncodeLossless, .tiffEncode, .avifEncode, .heicEncode,
-            .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads:
+            .resampleLanczos, .resampleLanczosGap, .resampleLanczosTwoThreads, .blurSigma10, .blurSigma2:
             return Input(data: data, image: try Self.coders.decode(data))
         case .jxlDecode, .tiffDecode:
             return Input(data: try encodedInput(data), image: nil)
@@ -98,6 +103,8 @@ public enum CodecWorkload: String, CaseIterable, Sendable {
             let pixels = input.image!.pixels
             let quarter = PixelSize(width: pixels.width / 4, height: pixels.height / 4)
             return Resampler.resample(pixels, to: quarter, reducingGap: nil, parallelism: 2).width
+        case .blurSigma10, .blurSigma2:
+            return try GaussianBlurTransformer(sigma: self == .blurSigma10 ? 10 : 2).transform(input.image!).pixelSize.width
         case .pngEncode:
             return try Self.coders.encode(input.image!, as: .png, options: .init(compressionLevel: 6)).count
         case .webpEncode:

@@ -3,10 +3,7 @@
 // single precision (the quotient of two integers below 2^16 truncates to the integer quotient:
 // a non-integer one is at least 1/a from the next integer, far above the rounding error).
 #if defined(__x86_64__)
-#include <immintrin.h>
-#include "kernels.h"
-
-#define AVX2 __attribute__((target("avx2")))
+#include "vectors.h"
 
 /// (c · m + 128 + ((c · m + 128) >> 8)) >> 8 for 16-bit channels, m = (a, a, a, 255) per pixel.
 AVX2 static inline __m256i premultiply16(__m256i channels) {

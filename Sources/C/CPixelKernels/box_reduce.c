@@ -2,11 +2,7 @@
 // pixels' channels side by side (vpshufb), summed by a multiply-add with ones (vpmaddubsw), the
 // two rows added in 16 bits, then (sum + 2) >> 2 — the portable kernel's (sum + count / 2) / count.
 #if defined(__x86_64__)
-#include <immintrin.h>
-#include "kernels.h"
-
-#define AVX2 __attribute__((target("avx2")))
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#include "vectors.h"
 
 // Within a 128-bit lane of four pixels: p0 and p1's channels interleaved, then p2 and p3's.
 #define PAIRS 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15

@@ -72,3 +72,43 @@ void wik_unpremultiply(int level, uint8_t *pixels, ptrdiff_t count) {
     abort();
 #endif
 }
+
+// The blur's box passes (blur_avx2.c, blur_avx512.c).
+void wik_blur_add_rows(int level, int32_t *sum, const int32_t *added, const int32_t *removed, ptrdiff_t count,
+                       int32_t *copy) {
+#if defined(__x86_64__)
+    WIK_DISPATCH(level, wik_blur_add_rows_avx2(sum, added, removed, count, copy),
+                 wik_blur_add_rows_avx512(sum, added, removed, count, copy))
+#else
+    abort();
+#endif
+}
+
+void wik_blur_add_byte_rows(int level, int32_t *sum, const uint8_t *added, const uint8_t *removed, ptrdiff_t count,
+                            int32_t *copy) {
+#if defined(__x86_64__)
+    WIK_DISPATCH(level, wik_blur_add_byte_rows_avx2(sum, added, removed, count, copy),
+                 wik_blur_add_byte_rows_avx512(sum, added, removed, count, copy))
+#else
+    abort();
+#endif
+}
+
+void wik_blur_store(int level, const int32_t *values, ptrdiff_t count, uint32_t multiplier, uint8_t *output) {
+#if defined(__x86_64__)
+    WIK_DISPATCH(level, wik_blur_store_avx2(values, count, multiplier, output),
+                 wik_blur_store_avx512(values, count, multiplier, output))
+#else
+    abort();
+#endif
+}
+
+void wik_blur_horizontal(int level, uint8_t *pixels, ptrdiff_t rowBytes, ptrdiff_t rows, ptrdiff_t width,
+                         const ptrdiff_t *radii, uint32_t multiplier, int32_t *scratch) {
+#if defined(__x86_64__)
+    WIK_DISPATCH(level, wik_blur_horizontal_avx2(pixels, rowBytes, rows, width, radii, multiplier, scratch),
+                 wik_blur_horizontal_avx512(pixels, rowBytes, rows, width, radii, multiplier, scratch))
+#else
+    abort();
+#endif
+}

@@ -2,24 +2,7 @@
 // Int16 weights, two taps per instruction, 32-bit sums. The sums are exact integers, so the
 // order of additions does not change them: the bytes equal the portable kernels'.
 #if defined(__x86_64__)
-#include <immintrin.h>
-#include <string.h>
-#include "kernels.h"
-
-#define AVX2 __attribute__((target("avx2")))
-
-static inline int32_t load32(const void *pointer) {
-    int32_t value;
-    memcpy(&value, pointer, 4);
-    return value;
-}
-
-// Within each 128-bit lane of four RGBA pixels p0…p3: the channels of p0 and p1 (LO) or of p2 and
-// p3 (HI) side by side as 16-bit values, ready to multiply-add with the weight pair (w0, w1).
-#define PAIR_LO 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1
-#define PAIR_HI 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1
-// Each pixel's alpha byte in all four of its bytes.
-#define ALPHA 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15
+#include "vectors.h"
 
 /// The sums of one output pixel (four 32-bit channels) of one row.
 AVX2 static inline __m128i horizontal_sums1(const uint8_t *pixel, const int16_t *weight, ptrdiff_t count) {
@@ -73,27 +56,19 @@ AVX2 static inline __m256i horizontal_sums2(const uint8_t *pixel0, const uint8_t
     return sums;
 }
 
-/// Fixed-point sums to bytes: (sum + 2^13) >> 14, saturated to 0…255 (the two saturating packs
-/// clamp exactly as the scalar code), colour clamped to at most its pixel's alpha.
+/// Fixed-point sums to bytes: (sum + 2^13) >> 14, then ``pack_pixels128``.
 AVX2 static inline __m128i pack128(__m128i sums0, __m128i sums1, __m128i sums2, __m128i sums3) {
-    const __m128i half = _mm_set1_epi32(1 << 13), alpha = _mm_setr_epi8(ALPHA);
-    sums0 = _mm_srai_epi32(_mm_add_epi32(sums0, half), 14);
-    sums1 = _mm_srai_epi32(_mm_add_epi32(sums1, half), 14);
-    sums2 = _mm_srai_epi32(_mm_add_epi32(sums2, half), 14);
-    sums3 = _mm_srai_epi32(_mm_add_epi32(sums3, half), 14);
-    __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(sums0, sums1), _mm_packs_epi32(sums2, sums3));
-    return _mm_min_epu8(bytes, _mm_shuffle_epi8(bytes, alpha));
+    const __m128i half = _mm_set1_epi32(1 << 13);
+    return pack_pixels128(_mm_srai_epi32(_mm_add_epi32(sums0, half), 14), _mm_srai_epi32(_mm_add_epi32(sums1, half), 14),
+                          _mm_srai_epi32(_mm_add_epi32(sums2, half), 14), _mm_srai_epi32(_mm_add_epi32(sums3, half), 14));
 }
 
 /// ``pack128`` in each 128-bit lane.
 AVX2 static inline __m256i pack256(__m256i sums0, __m256i sums1, __m256i sums2, __m256i sums3) {
-    const __m256i half = _mm256_set1_epi32(1 << 13), alpha = _mm256_setr_epi8(ALPHA, ALPHA);
-    sums0 = _mm256_srai_epi32(_mm256_add_epi32(sums0, half), 14);
-    sums1 = _mm256_srai_epi32(_mm256_add_epi32(sums1, half), 14);
-    sums2 = _mm256_srai_epi32(_mm256_add_epi32(sums2, half), 14);
-    sums3 = _mm256_srai_epi32(_mm256_add_epi32(sums3, half), 14);
-    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(sums0, sums1), _mm256_packs_epi32(sums2, sums3));
-    return _mm256_min_epu8(bytes, _mm256_shuffle_epi8(bytes, alpha));
+    const __m256i half = _mm256_set1_epi32(1 << 13);
+    return pack_pixels256(
+        _mm256_srai_epi32(_mm256_add_epi32(sums0, half), 14), _mm256_srai_epi32(_mm256_add_epi32(sums1, half), 14),
+        _mm256_srai_epi32(_mm256_add_epi32(sums2, half), 14), _mm256_srai_epi32(_mm256_add_epi32(sums3, half), 14));
 }
 
 /// Eight taps of one row: eight pixels (lane 0 the first four) multiply-added with their lane's

@@ -2,24 +2,7 @@
 // on 512-bit registers — four rows at once in the horizontal pass, 64 bytes at once in the
 // vertical one — handing what is left over to the AVX2 kernels.
 #if defined(__x86_64__)
-#include <immintrin.h>
-#include <string.h>
-#include "kernels.h"
-
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
-
-static inline int32_t load32(const void *pointer) {
-    int32_t value;
-    memcpy(&value, pointer, 4);
-    return value;
-}
-
-#define PAIR_LO 0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1
-#define PAIR_HI 8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1
-#define ALPHA 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15
-
-/// A 128-bit pattern repeated in all four lanes.
-AVX512 static inline __m512i repeat4(__m128i lane) { return _mm512_broadcast_i32x4(lane); }
+#include "vectors.h"
 
 /// Four 128-bit values, one per lane.
 AVX512 static inline __m512i lanes4(__m128i a, __m128i b, __m128i c, __m128i d) {
@@ -31,13 +14,10 @@ AVX512 static inline __m512i lanes4(__m128i a, __m128i b, __m128i c, __m128i d) 
 
 /// The AVX2 kernels' pack (round, saturate, colour at most alpha) in each 128-bit lane.
 AVX512 static inline __m512i pack512(__m512i sums0, __m512i sums1, __m512i sums2, __m512i sums3) {
-    const __m512i half = _mm512_set1_epi32(1 << 13), alpha = repeat4(_mm_setr_epi8(ALPHA));
-    sums0 = _mm512_srai_epi32(_mm512_add_epi32(sums0, half), 14);
-    sums1 = _mm512_srai_epi32(_mm512_add_epi32(sums1, half), 14);
-    sums2 = _mm512_srai_epi32(_mm512_add_epi32(sums2, half), 14);
-    sums3 = _mm512_srai_epi32(_mm512_add_epi32(sums3, half), 14);
-    __m512i bytes = _mm512_packus_epi16(_mm512_packs_epi32(sums0, sums1), _mm512_packs_epi32(sums2, sums3));
-    return _mm512_min_epu8(bytes, _mm512_shuffle_epi8(bytes, alpha));
+    const __m512i half = _mm512_set1_epi32(1 << 13);
+    return pack_pixels512(
+        _mm512_srai_epi32(_mm512_add_epi32(sums0, half), 14), _mm512_srai_epi32(_mm512_add_epi32(sums1, half), 14),
+        _mm512_srai_epi32(_mm512_add_epi32(sums2, half), 14), _mm512_srai_epi32(_mm512_add_epi32(sums3, half), 14));
 }
 
 /// Eight taps of two rows: eight pixels of each (the first row in lanes 0–1, the second in 2–3)

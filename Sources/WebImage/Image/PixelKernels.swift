@@ -9,8 +9,9 @@ import CPixelKernels
 
 /// The instruction set the pixel kernels run on, chosen once per process by CPU feature.
 ///
-/// The resampler's horizontal and vertical passes, its ×2 box reduction and the alpha conversions
-/// (premultiply, unpremultiply) have AVX2 and AVX-512 (F, BW, VL) versions beside the portable
+/// The resampler's horizontal and vertical passes, its ×2 box reduction, the alpha conversions
+/// (premultiply, unpremultiply) and the Gaussian blur's passes (below σ 4 the resampler's, above
+/// it the box sums) have AVX2 and AVX-512 (F, BW, VL) versions beside the portable
 /// Swift SIMD kernels, which every other machine runs (on x86-64 the compiler lowers them to SSE2)
 /// and which are the reference: every path gives the same bytes.
 ///

@@ -34,6 +34,14 @@ extension Resampler {
         kernels: PixelKernels = .active
     ) -> PixelBuffer {
         let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
+        return horizontal(source, plan: plan, parallelism: parallelism, kernels: kernels)
+    }
+
+    /// The horizontal pass with the table `plan` (one entry per output column).
+    static func horizontal(
+        _ source: PixelBuffer, plan: Contributions, parallelism: Int = 1, kernels: PixelKernels = .active
+    ) -> PixelBuffer {
+        let width = plan.counts.count
         let height = source.height
         let inRow = source.width &* 4
         let stride = plan.stride
@@ -90,6 +98,14 @@ extension Resampler {
         kernels: PixelKernels = .active
     ) -> PixelBuffer {
         let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
+        return vertical(source, plan: plan, parallelism: parallelism, kernels: kernels)
+    }
+
+    /// The vertical pass with the table `plan` (one entry per output row).
+    static func vertical(
+        _ source: PixelBuffer, plan: Contributions, parallelism: Int = 1, kernels: PixelKernels = .active
+    ) -> PixelBuffer {
+        let height = plan.counts.count
         let rowBytes = source.width &* 4
         let stride = plan.stride
         return source.bytes.withUnsafeBytes { src in

@@ -1,3 +1,5 @@
+import CPixelKernels
+
 /// The vertical box passes row by row: the three running sums advance down the image together,
 /// each keeping only the rows the next one still needs in a ring.
 ///
@@ -20,10 +22,15 @@ extension BoxBlur {
     }
 
     /// The three vertical box passes of radii `radii` (exact sums: `255 · total` fits in 32 bits)
-    /// from `source` into `out`, normalised by `total`.
-    static func verticalRows(_ source: PixelBuffer, into out: inout PixelBuffer, radii: [Int], total: Int64) {
+    /// from `source` into `out`, normalised by `total`, on the vector kernels of `kernels` where
+    /// it has them.
+    static func verticalRows(
+        _ source: PixelBuffer, into out: inout PixelBuffer, radii: [Int], total: Int64, kernels: PixelKernels = .active
+    ) {
         let (width, height) = (source.width, source.height)
         let lanes = width * 4
+        let level = kernels.vectorLevel
+        let multiplier = UInt32(levelMultiplier(total: total))
         // Stage k's ring holds the rows stage k + 1 still needs: 2r + 2 rows of stage k + 1's radius.
         var first = Stage(lanes: lanes, radius: radii[0], ringRows: 2 * radii[1] + 2)
         var second = Stage(lanes: lanes, radius: radii[1], ringRows: 2 * radii[2] + 2)
@@ -39,18 +46,22 @@ extension BoxBlur {
                 let sourceRow = { (y: Int) in UnsafeRawPointer(bytes + y &* lanes) }
                 // Stage 1 reads the source bytes; stages 2 and 3 the ring of the stage before.
                 func advanceFirst(upTo row: Int) {
-                    while first.produced <= row { first.produceNext(height: height, bytesRow: sourceRow) }
+                    while first.produced <= row { first.produceNext(height: height, bytesRow: sourceRow, level: level) }
                 }
                 func advanceSecond(upTo row: Int) {
                     while second.produced <= row {
                         advanceFirst(upTo: min(height - 1, second.produced + second.radius))
-                        second.produceNext(height: height, previous: first)
+                        second.produceNext(height: height, previous: first, level: level)
                     }
                 }
                 for y in 0..<height {
                     advanceSecond(upTo: min(height - 1, y + third.radius))
-                    third.produceNext(height: height, previous: second)
-                    store(third.sumBuffer, at: 0, into: dst, at: y &* lanes, count: lanes, exact: true, total: total)
+                    third.produceNext(height: height, previous: second, level: level)
+                    if let level {
+                        wik_blur_store(level, third.sum, lanes, multiplier, dst.baseAddress! + y &* lanes)
+                    } else {
+                        store(third.sumBuffer, at: 0, into: dst, at: y &* lanes, count: lanes, exact: true, total: total)
+                    }
                 }
             }
         }
@@ -93,8 +104,9 @@ extension BoxBlur {
             ring.unsafelyUnwrapped + (row % ringRows) &* lanes
         }
 
-        /// Makes the next row from a stage that has produced every row it needs.
-        mutating func produceNext(height: Int, previous: Stage) {
+        /// Makes the next row from a stage that has produced every row it needs (on the C kernels
+        /// of `level` unless it is nil).
+        mutating func produceNext(height: Int, previous: Stage, level: Int32? = nil) {
             let (lanes, r) = (lanes, radius)
             if produced == 0 {
                 for i in -r...r {
@@ -104,13 +116,19 @@ extension BoxBlur {
             } else {
                 let added = previous.row(min(produced &+ r, height - 1))
                 let removed = previous.row(max(produced &- r &- 1, 0))
+                if let level {
+                    // The kernel also copies the new sum into the ring.
+                    wik_blur_add_rows(level, sum, added, removed, lanes, ring == nil ? nil : row(produced))
+                    produced &+= 1
+                    return
+                }
                 for l in 0..<lanes { sum[l] = sum[l] &+ added[l] &- removed[l] }
             }
             keep()
         }
 
-        /// Makes the next row from 8-bit source rows.
-        mutating func produceNext(height: Int, bytesRow: (Int) -> UnsafeRawPointer) {
+        /// Makes the next row from 8-bit source rows (on the C kernels of `level` unless it is nil).
+        mutating func produceNext(height: Int, bytesRow: (Int) -> UnsafeRawPointer, level: Int32? = nil) {
             let (lanes, r) = (lanes, radius)
             if produced == 0 {
                 for i in -r...r {
@@ -120,6 +138,11 @@ extension BoxBlur {
             } else {
                 let added = bytesRow(min(produced &+ r, height - 1)).assumingMemoryBound(to: UInt8.self)
                 let removed = bytesRow(max(produced &- r &- 1, 0)).assumingMemoryBound(to: UInt8.self)
+                if let level {
+                    wik_blur_add_byte_rows(level, sum, added, removed, lanes, ring == nil ? nil : row(produced))
+                    produced &+= 1
+                    return
+                }
                 for l in 0..<lanes { sum[l] = sum[l] &+ Int32(added[l]) &- Int32(removed[l]) }
             }
             keep()

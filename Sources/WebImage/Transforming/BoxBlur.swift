@@ -52,8 +52,9 @@ enum BoxBlur {
         return (0..<3).map { Double($0) < m ? (lower - 1) / 2 : (upper - 1) / 2 }
     }
 
-    /// `pixels` (premultiplied) blurred with the three-box approximation of a Gaussian of `sigma`.
-    static func blur(_ pixels: PixelBuffer, sigma: Double) -> PixelBuffer {
+    /// `pixels` (premultiplied) blurred with the three-box approximation of a Gaussian of `sigma`,
+    /// on the vector kernels of `kernels` where they exist (the same bytes on every path).
+    static func blur(_ pixels: PixelBuffer, sigma: Double, kernels: PixelKernels = .active) -> PixelBuffer {
         guard sigma > 0, pixels.width > 0, pixels.height > 0 else { return pixels }
         let plan = Plan(sigma: sigma)
         let total: Int64
@@ -65,13 +66,20 @@ enum BoxBlur {
             total = 16_384
         }
         let exact = total * 255 < Int64(Int32.max)
+        if case .kernel(let weights) = plan, kernels.vectorLevel != nil {
+            return convolved(pixels, weights: weights, kernels: kernels)
+        }
         var out = PixelBuffer(width: pixels.width, height: pixels.height, alphaMode: .premultiplied)
         if case .boxes(let radii) = plan, exact, rowsFit(width: pixels.width, radii: radii) {
-            verticalRows(pixels, into: &out, radii: radii, total: total)
+            verticalRows(pixels, into: &out, radii: radii, total: total, kernels: kernels)
         } else {
             verticalPasses(pixels, into: &out, plan: plan, exact: exact, total: total)
         }
-        horizontalPasses(&out, plan: plan, exact: exact, total: total)
+        if case .boxes(let radii) = plan, exact, let level = kernels.vectorLevel {
+            horizontalBoxes(&out, radii: radii, total: total, level: level)
+        } else {
+            horizontalPasses(&out, plan: plan, exact: exact, total: total)
+        }
         return out
     }
 
@@ -281,6 +289,9 @@ enum BoxBlur {
         }
     }
 
+    /// round(2^32 / total): an exact sum times it, plus 2^31, shifted right by 32 is its level.
+    static func levelMultiplier(total: Int64) -> Int64 { Int64((Double(1 << 32) / Double(total)).rounded()) }
+
     /// Writes `count` blurred values as bytes: divided by the boxes' total (exact sums) or rounded
     /// from 8 fractional bits; colour is kept within alpha.
     @inline(__always)
@@ -288,7 +299,7 @@ enum BoxBlur {
         _ values: UnsafeMutableBufferPointer<Int32>, at from: Int, into out: UnsafeMutableBufferPointer<UInt8>,
         at to: Int, count: Int, exact: Bool, total: Int64
     ) {
-        let multiplier = Int64((Double(1 << 32) / Double(total)).rounded())
+        let multiplier = levelMultiplier(total: total)
         var i = 0
         while i < count {
             @inline(__always) func byte(_ v: Int32) -> Int {

@@ -1,5 +1,6 @@
 // Pixel kernels at the machine's vector width (issue 29): AVX2 and AVX-512 versions of the
-// resampler's fixed-point passes, its ×2 box reduction and the alpha conversions, chosen at run time.
+// resampler's fixed-point passes, its ×2 box reduction, the alpha conversions and the blur's box
+// passes, chosen at run time.
 //
 // Every function computes exactly what the portable Swift kernels compute (same Int16 weights,
 // same integer sums, same rounding and clamping), so the bytes are identical on every path. The
@@ -42,5 +43,25 @@ void wik_premultiply(int level, uint8_t *pixels, ptrdiff_t count);
 
 /// RGBA colour divided by alpha in place: min(255, (c · 255 + a / 2) / a); 0 where alpha is 0.
 void wik_unpremultiply(int level, uint8_t *pixels, ptrdiff_t count);
+
+/// One step of the blur's vertical running sum over `count` 32-bit lanes: sum += added − removed
+/// (wrapping), then the new sum copied to `copy` unless it is NULL.
+void wik_blur_add_rows(int level, int32_t *sum, const int32_t *added, const int32_t *removed, ptrdiff_t count,
+                       int32_t *copy);
+
+/// ``wik_blur_add_rows`` with 8-bit rows added and removed.
+void wik_blur_add_byte_rows(int level, int32_t *sum, const uint8_t *added, const uint8_t *removed, ptrdiff_t count,
+                            int32_t *copy);
+
+/// `count` bytes (whole RGBA pixels) of blur sums to pixels: each level is
+/// (sum · multiplier + 2^31) >> 32 (sums are non-negative), clamped to 0…255, colour to at most alpha.
+void wik_blur_store(int level, const int32_t *values, ptrdiff_t count, uint32_t multiplier, uint8_t *output);
+
+/// The blur's three horizontal box passes over `rows` RGBA rows `width` pixels wide, in place: each
+/// pass replaces a pixel by the sum of the 2r + 1 pixels around it (radii[0], [1], [2]; the edge
+/// pixels repeat), then the sums are stored as ``wik_blur_store`` does. `scratch` holds
+/// 32 · width 32-bit values (any alignment).
+void wik_blur_horizontal(int level, uint8_t *pixels, ptrdiff_t rowBytes, ptrdiff_t rows, ptrdiff_t width,
+                         const ptrdiff_t *radii, uint32_t multiplier, int32_t *scratch);
 
 #endif
