@@ -322,6 +322,61 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
     return 0;
 }
 
+/* ---- 16-bit RGB strips, for colour management at full precision ---------------------------- */
+
+int webimage_tiff_wide_rows_per_strip(webimage_tiff *t) {
+    TIFF *tif = t->tif;
+    uint32_t width = 0, height = 0, rows_per_strip = 0;
+    uint16_t bits = 1, samples = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, compression = 1;
+    uint16_t format = SAMPLEFORMAT_UINT;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height)) return 0;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_RGB) return 0;
+    if (TIFFIsTiled(tif) || bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG ||
+        compression == COMPRESSION_OJPEG || compression == COMPRESSION_JPEG)
+        return 0;
+    int alpha = alpha_kind(tif, photometric, samples);
+    /* Associated alpha keeps libtiff's path: colours times coverage are not colours. */
+    if (!(samples == 3 || (samples == 4 && alpha == EXTRASAMPLE_UNASSALPHA))) return 0;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+    if (rows_per_strip == 0 || rows_per_strip > height) rows_per_strip = height;
+    tmsize_t strip_size = TIFFStripSize(tif);
+    if (strip_size <= 0 || (uint64_t)strip_size < (uint64_t)width * samples * 2 * rows_per_strip) return 0;
+    return (int)(rows_per_strip > INT32_MAX ? INT32_MAX : rows_per_strip);
+}
+
+int webimage_tiff_read_strip16(webimage_tiff *t, uint32_t first_row, uint32_t rows, uint16_t *rgba16) {
+    TIFF *tif = t->tif;
+    uint32_t width = 0;
+    uint16_t samples = 1;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    uint64_t row_samples = (uint64_t)width * samples;
+    tmsize_t wanted = (tmsize_t)(row_samples * 2 * rows);
+    /* The strip is decoded into the end of the band (it is never larger than the RGBA16 rows) and
+       expanded forwards: each pixel's output starts at or before its input. */
+    uint16_t *strip = rgba16 + ((uint64_t)width * 4 - row_samples) * rows;
+    tmsize_t got = TIFFReadEncodedStrip(tif, TIFFComputeStrip(tif, first_row, 0), strip, wanted);
+    if (got < wanted) {
+        record_text(&t->errors, "a strip is truncated or corrupt");
+        return -1;
+    }
+    if (samples == 4) return 0;
+    uint64_t count = (uint64_t)width * rows;
+    for (uint64_t i = 0; i < count; i++) {
+        uint16_t r = strip[i * 3], g = strip[i * 3 + 1], b = strip[i * 3 + 2];
+        rgba16[i * 4] = r;
+        rgba16[i * 4 + 1] = g;
+        rgba16[i * 4 + 2] = b;
+        rgba16[i * 4 + 3] = 0xFFFF;
+    }
+    return 0;
+}
+
 /* ---- Writing -------------------------------------------------------------------------------- */
 
 struct webimage_tiff_writer {
