@@ -6,8 +6,8 @@ public import WebImage
 ///
 /// Decoding converts YUV (8, 10 or 12 bits) to 8-bit straight RGBA with libavif's converter,
 /// straight into the result's buffer; a 10- or 12-bit still image with a non-sRGB profile is
-/// converted to 16-bit RGB and from there to sRGB by ``colorConverter``. libavif has no reduced-size decode, so a thumbnail is the
-/// full decode resampled with ``Resampler`` (one full-size frame at a time). The container's
+/// converted to 16-bit RGB and from there to sRGB by ``colorConverter``. libavif has no
+/// reduced-size decode, so a thumbnail is the full decode resampled with ``Resampler`` (one full-size frame at a time). The container's
 /// `irot`/`imir` transforms become ``Image/orientation`` (carried, not applied, as for JPEG).
 /// Image sequences (`avis`) are animations decoded frame by frame on demand; their loop count
 /// reads 0 (forever), since libavif 0.11 does not expose it. Frame durations are exact up to 512

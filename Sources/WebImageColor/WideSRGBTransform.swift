@@ -20,11 +20,14 @@ final class WideSRGBTransform: WideColorTransform, @unchecked Sendable {  // an 
         guard api.cmsGetColorSpace(source) == cmsSigRgbData else {
             throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
         }
-        guard let sRGB = api.cmsCreate_sRGBProfile() else { throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile") }
+        guard let sRGB = api.cmsCreate_sRGBProfile() else {
+            throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile")
+        }
         defer { _ = api.cmsCloseProfile(sRGB) }
         guard
             let transform = api.cmsCreateTransform(
-                source, webimage_lcms2_rgba16, sRGB, webimage_lcms2_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL), webimage_lcms2_flags)
+                source, webimage_lcms2_rgba16, sRGB, webimage_lcms2_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
+                webimage_lcms2_flags)
         else {
             throw WebImageError.badData("colour profile: lcms2 cannot convert the embedded ICC profile to sRGB")
         }

@@ -9,7 +9,9 @@ extension HEIFImageHandle {
     /// it to 8-bit sRGB with `transform`, row band by row band from libheif's image into ours; nil
     /// (the caller decodes to 8 bits) when the image has 8 bits, premultiplied alpha, or more
     /// pixels than `allowsWideBuffer` lets libheif hold at 16 bits.
-    func decodeWide(maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool) throws -> PixelBuffer? {
+    func decodeWide(maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool) throws
+        -> PixelBuffer?
+    {
         guard bitDepth > 8, heif.heif_image_handle_is_premultiplied_alpha(handle) == 0,
             allowsWideBuffer(size.pixelCount)
         else { return nil }
@@ -20,7 +22,8 @@ extension HEIFImageHandle {
         let alpha = hasAlpha
         let chroma = alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
         var decoded: OpaquePointer?
-        try HEIFStatus.check(heif.heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options), while: "decoding a \(size) image")
+        try HEIFStatus.check(
+            heif.heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options), while: "decoding a \(size) image")
         guard let decoded else { throw WebImageError(.decodingFailed, "libheif returned no image") }
         defer { heif.heif_image_release(decoded) }
         let width = Int(heif.heif_image_get_width(decoded, heif_channel_interleaved))
@@ -35,8 +38,8 @@ extension HEIFImageHandle {
         }
         try PixelBuffer.checkSize(PixelSize(width: width, height: height), maxPixelCount: maxPixelCount)
         let maximum = UInt32(1) << bits - 1
-        return try PixelBuffer(width: width, height: height, bandRows: ImageDecodingOptions.wideBandRowCount, transform: transform) {
-            band, firstRow, rows in
+        let bandRows = ImageDecodingOptions.wideBandRowCount
+        return try PixelBuffer(width: width, height: height, bandRows: bandRows, transform: transform) { band, firstRow, rows in
             // Samples of `bits` bits, little-endian, rescaled to 16 (rounded), alpha 0xFFFF when absent.
             for row in 0..<rows {
                 let source = UnsafeRawPointer(plane + (firstRow + row) * Int(stride))
@@ -45,7 +48,8 @@ extension HEIFImageHandle {
                     for channel in 0..<4 {
                         let value: UInt32
                         if channel < channels {
-                            let stored = UInt16(littleEndian: source.loadUnaligned(fromByteOffset: (x * channels + channel) * 2, as: UInt16.self))
+                            let offset = (x * channels + channel) * 2
+                            let stored = UInt16(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
                             value = (min(UInt32(stored), maximum) * 65535 + maximum / 2) / maximum
                         } else {
                             value = 65535

@@ -11,8 +11,8 @@ public import WebImage
 /// composited by libjxl and decoded on demand (see ``Image/animation``), with the file's
 /// durations and loop count. The stored orientation is reported as ``Image/orientation``, never
 /// applied. Lossy (XYB) files are decoded to sRGB; a lossless still image of more than 8 bits in
-/// another space is decoded at 16 bits and converted by ``colorConverter``. Thumbnails are decoded at full size and
-/// resampled (libjxl 0.7 has no scaled decode).
+/// another space is decoded at 16 bits and converted by ``colorConverter``. Thumbnails are
+/// decoded at full size and resampled (libjxl 0.7 has no scaled decode).
 ///
 /// Encoding: lossless with ``ImageEncodingOptions/lossless`` (modular mode, bit-exact, alpha
 /// kept); otherwise lossy (VarDCT) at a Butteraugli distance mapped from

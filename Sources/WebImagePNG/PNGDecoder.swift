@@ -29,7 +29,9 @@ enum PNGDecoder {
             var profile: ColorProfile?
             var profileRead = false
             func readProfile(_ header: PNGHeader) -> ColorProfile? {
-                if !profileRead, options.colorPolicy != .ignore { profile = PNGColorProfile.read(bytes, chunks: chunks, header: header) }
+                if !profileRead, options.colorPolicy != .ignore {
+                    profile = PNGColorProfile.read(bytes, chunks: chunks, header: header)
+                }
                 profileRead = true
                 return profile
             }

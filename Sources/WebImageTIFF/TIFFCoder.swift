@@ -10,7 +10,8 @@ public import WebImage
 /// YCbCr, 16-bit, tiles, JPEG-in-TIFF, …) goes through libtiff's `TIFFRGBAImage`, which gives
 /// premultiplied alpha. A single 16-bit RGB page in strips (no alpha, or unassociated alpha) with
 /// a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip, under
-/// ``ColorPolicy/sRGB`` when the coder has a ``colorConverter``. The `Orientation` tag is reported as ``Image/orientation``, never applied.
+/// ``ColorPolicy/sRGB`` when the coder has a ``colorConverter``. The `Orientation` tag is
+/// reported as ``Image/orientation``, never applied.
 /// A multi-page file is an animation of its pages, decoded on demand, each shown for 0.1 s (TIFF
 /// stores no durations), looping forever. Thumbnails are decoded at full size and resampled.
 /// libtiff's errors and warnings are never printed: a corrupt file is a
