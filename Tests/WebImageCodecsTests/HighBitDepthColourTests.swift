@@ -140,3 +140,16 @@ struct HighBitDepthColourTests {
         #expect(ColorReference.maxDifference(tight.pixels.bytes, reference) > 1)
     }
 }
+
+extension HighBitDepthColourTests {
+    @Test("a truncated 16-bit PNG or TIFF on the 16-bit path is a typed error")
+    func truncatedSources() throws {
+        let profile = TestColorProfiles.linearSRGB
+        for data in [HighBitDepthFixtures.png(profile: profile), HighBitDepthFixtures.tiff(profile: profile)] {
+            let recorder = WideSampleRecorder(converting: LCMSColorConverter.shared)
+            let cut = data.prefix(data.count - 4000)
+            let error = try #require(throws: WebImageError.self) { try Self.decode(Data(cut), recorder: recorder) }
+            #expect(error.code == .decodingFailed || error.code == .badImageData, "\(error)")
+        }
+    }
+}
