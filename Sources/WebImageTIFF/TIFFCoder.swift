@@ -8,8 +8,9 @@ public import WebImage
 /// strips are copied as stored (unassociated alpha stays straight, so a round trip through
 /// ``encode(_:as:options:)`` is exact); every other layout (palettes, bilevel and fax, CMYK,
 /// YCbCr, 16-bit, tiles, JPEG-in-TIFF, …) goes through libtiff's `TIFFRGBAImage`, which gives
-/// premultiplied alpha. A single 16-bit RGB page in strips (no alpha, or unassociated alpha) with
-/// a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip, under
+/// premultiplied alpha. A single 16-bit RGB page (no alpha or unassociated alpha, not JPEG) with
+/// a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip or row of
+/// tiles by row of tiles, under
 /// ``ColorPolicy/sRGB`` when the coder has a ``colorConverter``. The `Orientation` tag is
 /// reported as ``Image/orientation``, never applied.
 /// A multi-page file is an animation of its pages, decoded on demand, each shown for 0.1 s (TIFF

@@ -113,19 +113,19 @@ final class TIFFFile {
 
 extension TIFFFile {
     /// Page `index` decoded from its 16-bit samples and converted to 8-bit sRGB by `transform`,
-    /// strip by strip; nil when the page is not 16-bit RGB in strips (with no alpha or unassociated
-    /// alpha), or when one strip's samples would not fit `allowsWideBuffer` (pixels): the caller
-    /// then takes the 8-bit path.
+    /// strip by strip or row of tiles by row of tiles; nil when the page is not 16-bit RGB (with
+    /// no alpha or unassociated alpha, not JPEG-compressed), or when one band's samples would not
+    /// fit `allowsWideBuffer` (pixels): the caller then takes the 8-bit path.
     func decodeWidePage(
         _ index: Int, maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool
     ) throws -> PixelBuffer? {
         let info = try pageInfo(index)
         try PixelBuffer.checkSize(info.size, maxPixelCount: maxPixelCount)
-        let rowsPerStrip = Int(webimage_tiff_wide_rows_per_strip(handle))
-        guard rowsPerStrip > 0, allowsWideBuffer(rowsPerStrip * info.size.width) else { return nil }
-        return try PixelBuffer(width: info.size.width, height: info.size.height, bandRows: rowsPerStrip, transform: transform) {
+        let bandRows = Int(webimage_tiff_wide_band_rows(handle))
+        guard bandRows > 0, allowsWideBuffer(bandRows * info.size.width) else { return nil }
+        return try PixelBuffer(width: info.size.width, height: info.size.height, bandRows: bandRows, transform: transform) {
             band, firstRow, rows in
-            guard webimage_tiff_read_strip16(handle, UInt32(firstRow), UInt32(rows), band.baseAddress) == 0 else {
+            guard webimage_tiff_read_band16(handle, UInt32(firstRow), UInt32(rows), band.baseAddress) == 0 else {
                 throw WebImageError.badData("TIFF page \(index) is corrupt: \(message)")
             }
         }

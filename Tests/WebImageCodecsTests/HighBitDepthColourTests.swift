@@ -71,6 +71,20 @@ struct HighBitDepthColourTests {
         }
     }
 
+    @Test("a tiled 16-bit TIFF is converted row of tiles by row of tiles, edge tiles cut")
+    func tiledTIFF() throws {
+        let profile = TestColorProfiles.proPhotoRGB
+        let data = HighBitDepthFixtures.tiff(profile: profile, tile: PixelSize(width: 48, height: 32))
+        let recorder = WideSampleRecorder(converting: LCMSColorConverter.shared)
+        let image = try Self.decode(data, recorder: recorder)
+        #expect(recorder.conversionCount == 3)
+        let samples = try #require(recorder.samples(pixelCount: image.pixels.width * image.pixels.height))
+        #expect(samples == HighBitDepthFixtures.samples())
+        let reference = try #require(ColorReference.sRGB8(rgba16: samples, profile: profile))
+        #expect(ColorReference.maxDifference(image.pixels.bytes, reference) <= 1)
+        #expect(image.colorProfile == nil)
+    }
+
     @Test("alpha is carried from 16 bits, straight or premultiplied as asked")
     func alphaCarried() throws {
         let profile = TestColorProfiles.linearSRGB

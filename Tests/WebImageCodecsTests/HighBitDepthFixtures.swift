@@ -35,23 +35,39 @@ enum HighBitDepthFixtures {
         }
     }
 
-    /// An uncompressed little-endian 16-bit RGB TIFF in strips of `rowsPerStrip` rows, carrying
-    /// `profile` in the ICCProfile tag.
-    static func tiff(profile: ColorProfile, rowsPerStrip: Int = 8) -> Data {
-        let strips = (height + rowsPerStrip - 1) / rowsPerStrip
-        var pixels: [UInt8] = []
-        for y in 0..<height {
-            for x in 0..<width { for value in sample(x, y).prefix(3) { pixels += [UInt8(value & 0xFF), UInt8(value >> 8)] } }
+    /// An uncompressed little-endian 16-bit RGB TIFF in strips of `rowsPerStrip` rows, or in tiles
+    /// of `tile` (edge tiles padded), carrying `profile` in the ICCProfile tag.
+    static func tiff(profile: ColorProfile, rowsPerStrip: Int = 8, tile: PixelSize? = nil) -> Data {
+        // Each block (strip or tile) as stored.
+        var blocks: [[UInt8]] = []
+        func block(x0: Int, y0: Int, columns: Int, rows: Int) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for y in y0..<y0 + rows {
+                for x in x0..<x0 + columns {
+                    let values = x < width && y < height ? Array(sample(x, y).prefix(3)) : [0, 0, 0]
+                    for value in values { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+                }
+            }
+            return bytes
+        }
+        if let tile {
+            for y0 in stride(from: 0, to: height, by: tile.height) {
+                for x0 in stride(from: 0, to: width, by: tile.width) {
+                    blocks.append(block(x0: x0, y0: y0, columns: tile.width, rows: tile.height))
+                }
+            }
+        } else {
+            for y0 in stride(from: 0, to: height, by: rowsPerStrip) {
+                blocks.append(block(x0: 0, y0: y0, columns: width, rows: min(rowsPerStrip, height - y0)))
+            }
         }
         let icc = [UInt8](profile.data)
-        let entryCount = 11
-        let ifdEnd = 8 + 2 + entryCount * 12 + 4
-        let bitsOffset = ifdEnd
+        let entryCount = tile == nil ? 11 : 12
+        let bitsOffset = 8 + 2 + entryCount * 12 + 4
         let offsetsOffset = bitsOffset + 6
-        let countsOffset = offsetsOffset + strips * 4
-        let iccOffset = countsOffset + strips * 4
-        let pixelsOffset = iccOffset + icc.count + icc.count % 2
-        let stripBytes = width * 6 * rowsPerStrip
+        let countsOffset = offsetsOffset + blocks.count * 4
+        let iccOffset = countsOffset + blocks.count * 4
+        let dataOffset = iccOffset + icc.count + icc.count % 2
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
         func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) -> [UInt8] {
@@ -59,14 +75,25 @@ enum HighBitDepthFixtures {
         }
         var file: [UInt8] = Array("II".utf8) + u16(42) + u32(8) + u16(entryCount)
         file += entry(256, 4, 1, width) + entry(257, 4, 1, height) + entry(258, 3, 3, bitsOffset) + entry(259, 3, 1, 1)
-        file += entry(262, 3, 1, 2) + entry(273, 4, strips, offsetsOffset) + entry(277, 3, 1, 3)
-        file += entry(278, 4, 1, rowsPerStrip) + entry(279, 4, strips, countsOffset) + entry(284, 3, 1, 1)
+        file += entry(262, 3, 1, 2)
+        if tile == nil { file += entry(273, 4, blocks.count, offsetsOffset) }
+        file += entry(277, 3, 1, 3)
+        if let tile {
+            file += entry(284, 3, 1, 1) + entry(322, 4, 1, tile.width) + entry(323, 4, 1, tile.height)
+            file += entry(324, 4, blocks.count, offsetsOffset) + entry(325, 4, blocks.count, countsOffset)
+        } else {
+            file += entry(278, 4, 1, rowsPerStrip) + entry(279, 4, blocks.count, countsOffset) + entry(284, 3, 1, 1)
+        }
         file += entry(34675, 7, icc.count, iccOffset) + u32(0)
         file += u16(16) + u16(16) + u16(16)
-        for strip in 0..<strips { file += u32(pixelsOffset + strip * stripBytes) }
-        for strip in 0..<strips { file += u32(min(stripBytes, pixels.count - strip * stripBytes)) }
+        var offset = dataOffset
+        for block in blocks {
+            file += u32(offset)
+            offset += block.count
+        }
+        for block in blocks { file += u32(block.count) }
         file += icc + (icc.count % 2 == 1 ? [0] : [])
-        return Data(file + pixels)
+        return Data(file + blocks.flatMap { $0 })
     }
 
     /// `png` encoded by `tool` with `arguments` (`{in}` and `{out}` stand for the files).

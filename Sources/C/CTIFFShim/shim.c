@@ -322,11 +322,11 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
     return 0;
 }
 
-/* ---- 16-bit RGB strips, for colour management at full precision ---------------------------- */
+/* ---- 16-bit RGB strips and tiles, for colour management at full precision ------------------- */
 
-int webimage_tiff_wide_rows_per_strip(webimage_tiff *t) {
+int webimage_tiff_wide_band_rows(webimage_tiff *t) {
     TIFF *tif = t->tif;
-    uint32_t width = 0, height = 0, rows_per_strip = 0;
+    uint32_t width = 0, height = 0, rows = 0, tile_width = 0;
     uint16_t bits = 1, samples = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, compression = 1;
     uint16_t format = SAMPLEFORMAT_UINT;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height)) return 0;
@@ -336,25 +336,75 @@ int webimage_tiff_wide_rows_per_strip(webimage_tiff *t) {
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_RGB) return 0;
-    if (TIFFIsTiled(tif) || bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG ||
-        compression == COMPRESSION_OJPEG || compression == COMPRESSION_JPEG)
+    if (bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG || compression == COMPRESSION_OJPEG ||
+        compression == COMPRESSION_JPEG)
         return 0;
     int alpha = alpha_kind(tif, photometric, samples);
     /* Associated alpha keeps libtiff's path: colours times coverage are not colours. */
     if (!(samples == 3 || (samples == 4 && alpha == EXTRASAMPLE_UNASSALPHA))) return 0;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
-    if (rows_per_strip == 0 || rows_per_strip > height) rows_per_strip = height;
-    tmsize_t strip_size = TIFFStripSize(tif);
-    if (strip_size <= 0 || (uint64_t)strip_size < (uint64_t)width * samples * 2 * rows_per_strip) return 0;
-    return (int)(rows_per_strip > INT32_MAX ? INT32_MAX : rows_per_strip);
+    if (TIFFIsTiled(tif)) {
+        if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &rows)) return 0;
+        tmsize_t tile_size = TIFFTileSize(tif);
+        if (tile_width == 0 || rows == 0 || tile_size <= 0 ||
+            (uint64_t)tile_size < (uint64_t)tile_width * rows * samples * 2)
+            return 0;
+        /* A band is one row of tiles, cut to the image. */
+        if (rows > height) rows = height;
+    } else {
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
+        if (rows == 0 || rows > height) rows = height;
+        tmsize_t strip_size = TIFFStripSize(tif);
+        if (strip_size <= 0 || (uint64_t)strip_size < (uint64_t)width * samples * 2 * rows) return 0;
+    }
+    return (int)(rows > INT32_MAX ? INT32_MAX : rows);
 }
 
-int webimage_tiff_read_strip16(webimage_tiff *t, uint32_t first_row, uint32_t rows, uint16_t *rgba16) {
+/* `count` pixels of `samples` 16-bit samples (3 or 4) to RGBA16, alpha 0xFFFF for 3. */
+static void expand_rgba16(const uint16_t *in, uint16_t *out, uint64_t count, uint16_t samples) {
+    for (uint64_t i = 0; i < count; i++, in += samples, out += 4) {
+        uint16_t r = in[0], g = in[1], b = in[2], a = samples == 4 ? in[3] : 0xFFFF;
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        out[3] = a;
+    }
+}
+
+static int read_tile_row16(webimage_tiff *t, uint32_t width, uint16_t samples, uint32_t first_row, uint32_t rows,
+                           uint16_t *rgba16) {
+    TIFF *tif = t->tif;
+    uint32_t tile_width = 0, tile_length = 0;
+    TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width);
+    TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_length);
+    tmsize_t tile_size = TIFFTileSize(tif);
+    uint16_t *tile = _TIFFmalloc(tile_size);
+    if (!tile) {
+        record_text(&t->errors, "out of memory for a tile");
+        return -1;
+    }
+    int result = 0;
+    for (uint32_t x = 0; x < width; x += tile_width) {
+        if (TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x, first_row, 0, 0), tile, tile_size) < tile_size) {
+            record_text(&t->errors, "a tile is truncated or corrupt");
+            result = -1;
+            break;
+        }
+        uint32_t columns = width - x < tile_width ? width - x : tile_width;
+        for (uint32_t y = 0; y < rows && y < tile_length; y++) {
+            expand_rgba16(tile + (uint64_t)y * tile_width * samples, rgba16 + ((uint64_t)y * width + x) * 4, columns, samples);
+        }
+    }
+    _TIFFfree(tile);
+    return result;
+}
+
+int webimage_tiff_read_band16(webimage_tiff *t, uint32_t first_row, uint32_t rows, uint16_t *rgba16) {
     TIFF *tif = t->tif;
     uint32_t width = 0;
     uint16_t samples = 1;
     TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    if (TIFFIsTiled(tif)) return read_tile_row16(t, width, samples, first_row, rows, rgba16);
     uint64_t row_samples = (uint64_t)width * samples;
     tmsize_t wanted = (tmsize_t)(row_samples * 2 * rows);
     /* The strip is decoded into the end of the band (it is never larger than the RGBA16 rows) and
@@ -365,15 +415,7 @@ int webimage_tiff_read_strip16(webimage_tiff *t, uint32_t first_row, uint32_t ro
         record_text(&t->errors, "a strip is truncated or corrupt");
         return -1;
     }
-    if (samples == 4) return 0;
-    uint64_t count = (uint64_t)width * rows;
-    for (uint64_t i = 0; i < count; i++) {
-        uint16_t r = strip[i * 3], g = strip[i * 3 + 1], b = strip[i * 3 + 2];
-        rgba16[i * 4] = r;
-        rgba16[i * 4 + 1] = g;
-        rgba16[i * 4 + 2] = b;
-        rgba16[i * 4 + 3] = 0xFFFF;
-    }
+    if (samples == 3) expand_rgba16(strip, rgba16, (uint64_t)width * rows, samples);
     return 0;
 }
 
