@@ -15,6 +15,8 @@ struct AVIFContainerInfo {
     var colorProfile: ColorProfile?
     /// The Exif and XMP items libavif read with the container.
     var metadata: ImageMetadata?
+    /// Bits a sample as coded (8, 10 or 12), from the AV1 configuration.
+    var bitDepth = 8
 }
 
 /// An `avifDecoder` over bytes that outlive it, positioned on a frame.
@@ -86,7 +88,8 @@ final class AVIFDecoderSession {
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
                 orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations,
-                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee))
+                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee),
+                bitDepth: Int(image.pointee.depth))
         } catch {
             avif.avifDecoderDestroy(decoder)
             throw error

@@ -21,11 +21,15 @@ public final class WideSampleRecorder: ColorConverting {
 
     private let base: any ColorConverting
     private let runs = Mutex<[Run]>([])
+    private let requests = Mutex(0)
 
     /// A recorder passing every conversion to `base`.
     public init(converting base: any ColorConverting) {
         self.base = base
     }
+
+    /// How many times decoders asked for a 16-bit transform (whether or not one was given).
+    public var wideTransformRequests: Int { requests.withLock { $0 } }
 
     /// How many conversions decoders asked the 16-bit transforms for.
     public var conversionCount: Int { runs.withLock { $0.count } }
@@ -51,7 +55,8 @@ public final class WideSampleRecorder: ColorConverting {
     public func convertToSRGB(_ image: Image) throws -> Image { try base.convertToSRGB(image) }
 
     public func wideTransform(for profile: ColorProfile) -> (any WideColorTransform)? {
-        base.wideTransform(for: profile).map { Recording(base: $0, recorder: self) }
+        requests.withLock { $0 += 1 }
+        return base.wideTransform(for: profile).map { Recording(base: $0, recorder: self) }
     }
 
     fileprivate func record(_ run: Run) { runs.withLock { $0.append(run) } }

@@ -167,3 +167,23 @@ extension HighBitDepthColourTests {
         }
     }
 }
+
+extension HighBitDepthColourTests {
+    @Test("8-bit AVIF and HEIC with a wide profile never ask for a 16-bit transform")
+    func eightBitAVIFAndHEIC() throws {
+        let profile = TestColorProfiles.linearSRGB
+        let png8 = ImageFixtures.gradient(width: 32, height: 32)
+        let png = try PNGCoder().encode(Image(pixels: png8, format: .png, colorProfile: profile), as: .png, options: ImageEncodingOptions())
+        let avif = try HighBitDepthFixtures.encoded(png, tool: "avifenc", ["-d", "8", "-s", "10", "{in}", "{out}"], suffix: "avif")
+        let heic = try HighBitDepthFixtures.encoded(png, tool: "heif-enc", ["-q", "90", "-o", "{out}", "{in}"], suffix: "heic")
+        for data in [avif, heic] {
+            let recorder = WideSampleRecorder(converting: LCMSColorConverter.shared)
+            var keep = ImageDecodingOptions()
+            keep.colorPolicy = .keep
+            #expect(try Self.decode(data, recorder: recorder, options: keep).colorProfile == profile)
+            let image = try Self.decode(data, recorder: recorder)
+            #expect(image.colorProfile == nil)
+            #expect(recorder.wideTransformRequests == 0)
+        }
+    }
+}
