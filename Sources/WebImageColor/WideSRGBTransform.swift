@@ -1,48 +1,84 @@
 import CLCMS2
 import WebImage
 
-/// One RGB profile's way from 16-bit RGBA samples to 8-bit sRGB RGBA in a single lcms2 transform
-/// (`TYPE_RGBA_16` in, `TYPE_RGBA_8` out, perceptual intent, alpha copied and rescaled): the
-/// profile is applied at the source's precision and the result rounded once.
+/// One profile's way from 16-bit RGBA samples to 8-bit sRGB RGBA in one step, the profile applied
+/// at the source's precision and the result rounded once: for an RGB profile, an lcms2 transform
+/// (`TYPE_RGBA_16` in, `TYPE_RGBA_8` out, perceptual intent, alpha copied and rescaled); for a
+/// grey one, a table of the 65,536 grey levels in sRGB, made by lcms2 (grey is read from the red
+/// sample, decoders having expanded it to R = G = B).
 final class WideSRGBTransform: WideColorTransform, @unchecked Sendable {  // an lcms2 transform made with cmsFLAGS_NOCACHE is safe on several threads at once; deleted once, in deinit
-    private let transform: cmsHTRANSFORM
+    private enum Kind {
+        case rgb(cmsHTRANSFORM)
+        /// R, G, B bytes for each 16-bit grey level.
+        case gray([UInt8])
+    }
 
-    /// The transform of the RGB `profile`; `badImageData` when lcms2 cannot read it or make a
-    /// transform from it, `unsupportedFormat` for a profile that is not RGB.
+    private let kind: Kind
+
+    /// The transform of the RGB or grey `profile`; `badImageData` when lcms2 cannot read it or
+    /// make a transform from it, `unsupportedFormat` for other spaces.
     init(profile: ColorProfile) throws {
         let api = try LCMS2Library.require()
-        guard profile.colorSpace == .rgb else {
-            throw WebImageError(.unsupportedFormat, "colour profile: only RGB profiles convert 16-bit samples")
+        guard profile.colorSpace == .rgb || profile.colorSpace == .gray else {
+            throw WebImageError(.unsupportedFormat, "colour profile: only RGB and grey profiles convert 16-bit samples")
         }
+        let gray = profile.colorSpace == .gray
         let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the embedded ICC profile") }
         defer { _ = api.cmsCloseProfile(source) }
-        guard api.cmsGetColorSpace(source) == cmsSigRgbData else {
+        guard api.cmsGetColorSpace(source) == (gray ? cmsSigGrayData : cmsSigRgbData) else {
             throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
         }
         guard let sRGB = api.cmsCreate_sRGBProfile() else {
             throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile")
         }
         defer { _ = api.cmsCloseProfile(sRGB) }
-        guard
-            let transform = api.cmsCreateTransform(
-                source, webimage_lcms2_rgba16, sRGB, webimage_lcms2_rgba8, cmsUInt32Number(INTENT_PERCEPTUAL),
-                webimage_lcms2_flags)
-        else {
+        let input = gray ? webimage_lcms2_gray16 : webimage_lcms2_rgba16
+        let output = gray ? webimage_lcms2_rgb8 : webimage_lcms2_rgba8
+        let flags = gray ? cmsUInt32Number(cmsFLAGS_NOCACHE) : webimage_lcms2_flags
+        guard let transform = api.cmsCreateTransform(source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
             throw WebImageError.badData("colour profile: lcms2 cannot convert the embedded ICC profile to sRGB")
         }
-        self.transform = transform
+        guard gray else {
+            kind = .rgb(transform)
+            return
+        }
+        var levels = (0...65535).map { UInt16($0) }
+        var table = [UInt8](repeating: 0, count: 65536 * 3)
+        api.cmsDoTransform(transform, &levels, &table, 65536)
+        api.cmsDeleteTransform(transform)
+        kind = .gray(table)
     }
 
-    deinit { lcms.cmsDeleteTransform(transform) }
+    deinit {
+        if case .rgb(let transform) = kind { lcms.cmsDeleteTransform(transform) }
+    }
 
     func convert(
         _ source: UnsafeRawPointer, sourceRowBytes: Int, into destination: UnsafeMutableRawPointer, destinationRowBytes: Int,
         width: Int, rows: Int
     ) {
         guard width > 0, rows > 0 else { return }
-        lcms.cmsDoTransformLineStride(
-            transform, source, destination, cmsUInt32Number(width), cmsUInt32Number(rows), cmsUInt32Number(sourceRowBytes),
-            cmsUInt32Number(destinationRowBytes), 0, 0)
+        switch kind {
+        case .rgb(let transform):
+            lcms.cmsDoTransformLineStride(
+                transform, source, destination, cmsUInt32Number(width), cmsUInt32Number(rows), cmsUInt32Number(sourceRowBytes),
+                cmsUInt32Number(destinationRowBytes), 0, 0)
+        case .gray(let table):
+            table.withUnsafeBufferPointer { table in
+                for row in 0..<rows {
+                    let from = (source + row * sourceRowBytes).assumingMemoryBound(to: UInt16.self)
+                    let to = (destination + row * destinationRowBytes).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        let level = Int(from[x * 4]) * 3
+                        to[x * 4] = table[level]
+                        to[x * 4 + 1] = table[level + 1]
+                        to[x * 4 + 2] = table[level + 2]
+                        // Rounded as lcms2 rounds 16 bits to 8.
+                        to[x * 4 + 3] = UInt8((UInt32(from[x * 4 + 3]) * 65281 + 8_388_608) >> 24)
+                    }
+                }
+            }
+        }
     }
 }

@@ -85,6 +85,26 @@ struct HighBitDepthColourTests {
         #expect(image.colorProfile == nil)
     }
 
+    @Test("a 16-bit grey PNG or JPEG XL with a grey profile is converted from its 16-bit levels")
+    func greySources() throws {
+        let profile = TestColorProfiles.linearGray
+        let png = HighBitDepthFixtures.greyPNG(profile: profile)
+        let jxl = try HighBitDepthFixtures.encoded(png, tool: "cjxl", ["{in}", "{out}", "-d", "0", "-e", "1"], suffix: "jxl")
+        for data in [png, jxl] {
+            let recorder = WideSampleRecorder(converting: LCMSColorConverter.shared)
+            let image = try Self.decode(data, recorder: recorder)
+            #expect(image.colorProfile == nil)
+            let samples = try #require(recorder.samples(pixelCount: image.pixels.width * image.pixels.height))
+            let colour = HighBitDepthFixtures.samples()
+            let grey = colour.indices.map { index -> UInt16 in index % 4 == 3 ? 65535 : colour[index / 4 * 4] }
+            #expect(samples == grey)
+            let reference = try #require(ColorReference.sRGB8(rgba16: samples, profile: profile))
+            let eightBitFirst = try #require(ColorReference.sRGB8AfterRounding(rgba16: samples, profile: profile))
+            #expect(ColorReference.maxDifference(image.pixels.bytes, reference) <= 1)
+            #expect(ColorReference.maxDifference(eightBitFirst, reference) >= 4)
+        }
+    }
+
     @Test("alpha is carried from 16 bits, straight or premultiplied as asked")
     func alphaCarried() throws {
         let profile = TestColorProfiles.linearSRGB

@@ -28,6 +28,16 @@ enum HighBitDepthFixtures {
         return TestPNG.file(chunks)
     }
 
+    /// A 16-bit greyscale PNG carrying the grey `profile`, grey from the red sample of ``sample(_:_:)``.
+    static func greyPNG(profile: ColorProfile) -> Data {
+        var chunks = [TestPNG.ihdr(width: width, height: height, bitDepth: 16, colorType: 0)]
+        chunks.append(TestPNG.chunk("iCCP", Array("test profile\0\0".utf8) + TestPNG.zlib([UInt8](profile.data))))
+        let rows = TestPNG.scanlines(width: width, height: height, bitDepth: 16, channels: 1) { x, y in [sample(x, y)[0]] }
+        chunks.append(TestPNG.chunk("IDAT", TestPNG.zlib(rows)))
+        chunks.append(TestPNG.chunk("IEND", []))
+        return TestPNG.file(chunks)
+    }
+
     /// The PNG's samples as the decoder hands them over: RGBA, alpha 65535 without `alpha`.
     static func samples(alpha: Bool = false) -> [UInt16] {
         (0..<height).flatMap { y in

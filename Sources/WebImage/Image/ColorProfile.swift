@@ -89,7 +89,8 @@ public protocol ColorConverting: Sendable {
 
     /// The transform that takes 16-bit RGBA samples described by `profile` to 8-bit sRGB in one
     /// step, or nil when converting would move nothing (an sRGB or near-sRGB profile) or the
-    /// converter cannot (no colour engine, a profile it cannot use, a grey or CMYK profile).
+    /// converter cannot (no colour engine, a profile it cannot use, a CMYK profile). A grey
+    /// profile's transform reads grey from the red sample (decoders expand grey to R = G = B).
     ///
     /// Decoders of high-bit-depth sources ask for it under ``ColorPolicy/sRGB`` before they pick
     /// a sample depth: with a transform they decode at 16 bits and hand the samples over band by
