@@ -8,11 +8,10 @@ public import WebImage
 /// strips are copied as stored (unassociated alpha stays straight, so a round trip through
 /// ``encode(_:as:options:)`` is exact); every other layout (palettes, bilevel and fax, CMYK,
 /// YCbCr, 16-bit, tiles, JPEG-in-TIFF, …) goes through libtiff's `TIFFRGBAImage`, which gives
-/// premultiplied alpha. A single 16-bit RGB page (no alpha or unassociated alpha, not JPEG) with
-/// a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip or row of
-/// tiles by row of tiles, under
-/// ``ColorPolicy/sRGB`` when the coder has a ``colorConverter``. The `Orientation` tag is
-/// reported as ``Image/orientation``, never applied.
+/// premultiplied alpha. A single 16-bit RGB or grey page (no alpha or unassociated alpha, not
+/// JPEG) with a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip or
+/// row of tiles by row of tiles, under ``ColorPolicy/sRGB`` when the coder has a
+/// ``colorConverter``. The `Orientation` tag is reported as ``Image/orientation``, never applied.
 /// A multi-page file is an animation of its pages, decoded on demand, each shown for 0.1 s (TIFF
 /// stores no durations), looping forever. Thumbnails are decoded at full size and resampled.
 /// libtiff's errors and warnings are never printed: a corrupt file is a
@@ -32,7 +31,7 @@ public import WebImage
 public struct TIFFCoder: ImageCoding {
     /// Converts 8-bit CMYK pages to sRGB through their CMYK profile (or the converter's standard
     /// one); without it, and under ``ColorPolicy/ignore``, libtiff's formula converts them. It also
-    /// converts 16-bit RGB pages with a non-sRGB profile from their 16-bit samples.
+    /// converts 16-bit RGB and grey pages with a non-sRGB profile from their 16-bit samples.
     public let colorConverter: (any ColorConverting)?
 
     /// Creates the coder. Give it the manager's `colorConverter` (as `ImageCodersManager.standard()`

@@ -113,9 +113,9 @@ final class TIFFFile {
 
 extension TIFFFile {
     /// Page `index` decoded from its 16-bit samples and converted to 8-bit sRGB by `transform`,
-    /// strip by strip or row of tiles by row of tiles; nil when the page is not 16-bit RGB (with
-    /// no alpha or unassociated alpha, not JPEG-compressed), or when one band's samples would not
-    /// fit `allowsWideBuffer` (pixels): the caller then takes the 8-bit path.
+    /// strip by strip or row of tiles by row of tiles; nil when the page is not 16-bit RGB or grey
+    /// (with no alpha or unassociated alpha, not JPEG-compressed), or when one band's samples
+    /// would not fit `allowsWideBuffer` (pixels): the caller then takes the 8-bit path.
     func decodeWidePage(
         _ index: Int, maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool
     ) throws -> PixelBuffer? {

@@ -85,12 +85,13 @@ struct HighBitDepthColourTests {
         #expect(image.colorProfile == nil)
     }
 
-    @Test("a 16-bit grey PNG or JPEG XL with a grey profile is converted from its 16-bit levels")
+    @Test("a 16-bit grey PNG, TIFF or JPEG XL with a grey profile is converted from its 16-bit levels")
     func greySources() throws {
         let profile = TestColorProfiles.linearGray
         let png = HighBitDepthFixtures.greyPNG(profile: profile)
         let jxl = try HighBitDepthFixtures.encoded(png, tool: "cjxl", ["{in}", "{out}", "-d", "0", "-e", "1"], suffix: "jxl")
-        for data in [png, jxl] {
+        let tiff = HighBitDepthFixtures.tiff(profile: profile, grey: true)
+        for data in [png, jxl, tiff] {
             let recorder = WideSampleRecorder(converting: LCMSColorConverter.shared)
             let image = try Self.decode(data, recorder: recorder)
             #expect(image.colorProfile == nil)

@@ -46,15 +46,18 @@ enum HighBitDepthFixtures {
     }
 
     /// An uncompressed little-endian 16-bit RGB TIFF in strips of `rowsPerStrip` rows, or in tiles
-    /// of `tile` (edge tiles padded), carrying `profile` in the ICCProfile tag.
-    static func tiff(profile: ColorProfile, rowsPerStrip: Int = 8, tile: PixelSize? = nil) -> Data {
+    /// of `tile` (edge tiles padded), carrying `profile` in the ICCProfile tag; with `grey`, one
+    /// min-is-black sample a pixel (the red one of ``sample(_:_:)``).
+    static func tiff(profile: ColorProfile, rowsPerStrip: Int = 8, tile: PixelSize? = nil, grey: Bool = false) -> Data {
+        let channels = grey ? 1 : 3
         // Each block (strip or tile) as stored.
         var blocks: [[UInt8]] = []
         func block(x0: Int, y0: Int, columns: Int, rows: Int) -> [UInt8] {
             var bytes: [UInt8] = []
             for y in y0..<y0 + rows {
                 for x in x0..<x0 + columns {
-                    let values = x < width && y < height ? Array(sample(x, y).prefix(3)) : [0, 0, 0]
+                    let inside = x < width && y < height
+                    let values = inside ? Array(sample(x, y).prefix(channels)) : Array(repeating: 0, count: channels)
                     for value in values { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
                 }
             }
@@ -84,10 +87,11 @@ enum HighBitDepthFixtures {
             u16(tag) + u16(type) + u32(count) + (type == 3 && count == 1 ? u16(value) + [0, 0] : u32(value))
         }
         var file: [UInt8] = Array("II".utf8) + u16(42) + u32(8) + u16(entryCount)
-        file += entry(256, 4, 1, width) + entry(257, 4, 1, height) + entry(258, 3, 3, bitsOffset) + entry(259, 3, 1, 1)
-        file += entry(262, 3, 1, 2)
+        file += entry(256, 4, 1, width) + entry(257, 4, 1, height)
+        file += (grey ? entry(258, 3, 1, 16) : entry(258, 3, 3, bitsOffset)) + entry(259, 3, 1, 1)
+        file += entry(262, 3, 1, grey ? 1 : 2)
         if tile == nil { file += entry(273, 4, blocks.count, offsetsOffset) }
-        file += entry(277, 3, 1, 3)
+        file += entry(277, 3, 1, channels)
         if let tile {
             file += entry(284, 3, 1, 1) + entry(322, 4, 1, tile.width) + entry(323, 4, 1, tile.height)
             file += entry(324, 4, blocks.count, offsetsOffset) + entry(325, 4, blocks.count, countsOffset)

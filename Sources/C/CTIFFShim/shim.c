@@ -335,13 +335,16 @@ int webimage_tiff_wide_band_rows(webimage_tiff *t) {
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_RGB) return 0;
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric) ||
+        (photometric != PHOTOMETRIC_RGB && photometric != PHOTOMETRIC_MINISBLACK))
+        return 0;
     if (bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG || compression == COMPRESSION_OJPEG ||
         compression == COMPRESSION_JPEG)
         return 0;
     int alpha = alpha_kind(tif, photometric, samples);
+    int colour = photometric == PHOTOMETRIC_RGB ? 3 : 1;
     /* Associated alpha keeps libtiff's path: colours times coverage are not colours. */
-    if (!(samples == 3 || (samples == 4 && alpha == EXTRASAMPLE_UNASSALPHA))) return 0;
+    if (!(samples == colour || (samples == colour + 1 && alpha == EXTRASAMPLE_UNASSALPHA))) return 0;
     if (TIFFIsTiled(tif)) {
         if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &rows)) return 0;
         tmsize_t tile_size = TIFFTileSize(tif);
@@ -359,10 +362,13 @@ int webimage_tiff_wide_band_rows(webimage_tiff *t) {
     return (int)(rows > INT32_MAX ? INT32_MAX : rows);
 }
 
-/* `count` pixels of `samples` 16-bit samples (3 or 4) to RGBA16, alpha 0xFFFF for 3. */
+/* `count` pixels of `samples` 16-bit samples to RGBA16: grey (1), grey + alpha (2), RGB (3) or RGBA
+   (4); alpha 0xFFFF when there is none. */
 static void expand_rgba16(const uint16_t *in, uint16_t *out, uint64_t count, uint16_t samples) {
+    int grey = samples < 3;
     for (uint64_t i = 0; i < count; i++, in += samples, out += 4) {
-        uint16_t r = in[0], g = in[1], b = in[2], a = samples == 4 ? in[3] : 0xFFFF;
+        uint16_t r = in[0], g = grey ? in[0] : in[1], b = grey ? in[0] : in[2];
+        uint16_t a = samples == 2 ? in[1] : samples == 4 ? in[3] : 0xFFFF;
         out[0] = r;
         out[1] = g;
         out[2] = b;
@@ -415,7 +421,7 @@ int webimage_tiff_read_band16(webimage_tiff *t, uint32_t first_row, uint32_t row
         record_text(&t->errors, "a strip is truncated or corrupt");
         return -1;
     }
-    if (samples == 3) expand_rgba16(strip, rgba16, (uint64_t)width * rows, samples);
+    if (samples != 4) expand_rgba16(strip, rgba16, (uint64_t)width * rows, samples);
     return 0;
 }
 

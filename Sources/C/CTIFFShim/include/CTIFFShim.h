@@ -57,7 +57,7 @@ int webimage_tiff_decode_page(webimage_tiff *tiff, uint8_t *rgba, size_t rgba_si
                               int *cmyk);
 
 /* The rows of one band (a strip, or a row of tiles) of the current page when it is 16-bit unsigned
-   RGB, contiguous, without alpha or with unassociated alpha, not JPEG (the layouts
+   RGB or grey (min-is-black), contiguous, without alpha or with unassociated alpha, not JPEG (the layouts
    webimage_tiff_read_band16 reads), else 0. */
 int webimage_tiff_wide_band_rows(webimage_tiff *tiff);
 /* Reads the band that starts at `first_row` (`rows` rows) of such a page into `rgba16`
