@@ -23,22 +23,11 @@ final class WideSRGBTransform: WideColorTransform, @unchecked Sendable {  // an 
             throw WebImageError(.unsupportedFormat, "colour profile: only RGB and grey profiles convert 16-bit samples")
         }
         let gray = profile.colorSpace == .gray
-        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
-        guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the embedded ICC profile") }
-        defer { _ = api.cmsCloseProfile(source) }
-        guard api.cmsGetColorSpace(source) == (gray ? cmsSigGrayData : cmsSigRgbData) else {
-            throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
-        }
-        guard let sRGB = api.cmsCreate_sRGBProfile() else {
-            throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile")
-        }
-        defer { _ = api.cmsCloseProfile(sRGB) }
-        let input = gray ? webimage_lcms2_gray16 : webimage_lcms2_rgba16
-        let output = gray ? webimage_lcms2_rgb8 : webimage_lcms2_rgba8
-        let flags = gray ? cmsUInt32Number(cmsFLAGS_NOCACHE) : webimage_lcms2_flags
-        guard let transform = api.cmsCreateTransform(source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
-            throw WebImageError.badData("colour profile: lcms2 cannot convert the embedded ICC profile to sRGB")
-        }
+        // Grey goes to RGB 16 bits in (the table is made from every level), RGBA 16 to 8 otherwise.
+        let transform = try SRGBTransform.lcmsTransform(
+            from: profile, input: gray ? webimage_lcms2_gray16 : webimage_lcms2_rgba16,
+            output: gray ? webimage_lcms2_rgb8 : webimage_lcms2_rgba8,
+            flags: gray ? cmsUInt32Number(cmsFLAGS_NOCACHE) : webimage_lcms2_flags, api: api)
         guard gray else {
             kind = .rgb(transform)
             return

@@ -26,6 +26,11 @@ public struct HEIFCoder: ImageCoding {
     /// The largest side of a thumbnail embedded when encoding, or nil for none.
     public var embeddedThumbnailSide: Int?
 
+    /// Converts 10- and 12-bit images with a non-sRGB profile to sRGB from their own samples under
+    /// ``ColorPolicy/sRGB`` (one rounding to 8 bits); without it they are reduced to 8 bits and
+    /// converted afterwards by the manager.
+    public let colorConverter: (any ColorConverting)?
+
     /// Creates the coder; with `embeddedThumbnailSide`, encoded files also carry a thumbnail of at
     /// most that many pixels a side (as cameras write), which thumbnail decodes then use. Give it
     /// the manager's `colorConverter` (as `ImageCodersManager.standard()` does) to convert 10- and
@@ -34,11 +39,6 @@ public struct HEIFCoder: ImageCoding {
         self.embeddedThumbnailSide = embeddedThumbnailSide.map { max(1, $0) }
         self.colorConverter = colorConverter
     }
-
-    /// Converts 10- and 12-bit images with a non-sRGB profile to sRGB from their own samples under
-    /// ``ColorPolicy/sRGB`` (one rounding to 8 bits); without it they are reduced to 8 bits and
-    /// converted afterwards by the manager.
-    public let colorConverter: (any ColorConverting)?
 
     /// `"heif"`.
     public var name: String { "heif" }
