@@ -5,8 +5,9 @@ public import WebImage
 /// Decodes and encodes AVIF (AV1 in HEIF) with libavif: still images, alpha and image sequences.
 ///
 /// Decoding converts YUV (8, 10 or 12 bits) to 8-bit straight RGBA with libavif's converter,
-/// straight into the result's buffer. libavif has no reduced-size decode, so a thumbnail is the
-/// full decode resampled with ``Resampler`` (one full-size frame at a time). The container's
+/// straight into the result's buffer; a 10- or 12-bit still image with a non-sRGB profile is
+/// converted to 16-bit RGB and from there to sRGB by ``colorConverter``. libavif has no
+/// reduced-size decode, so a thumbnail is the full decode resampled with ``Resampler`` (one full-size frame at a time). The container's
 /// `irot`/`imir` transforms become ``Image/orientation`` (carried, not applied, as for JPEG).
 /// Image sequences (`avis`) are animations decoded frame by frame on demand; their loop count
 /// reads 0 (forever), since libavif 0.11 does not expose it. Frame durations are exact up to 512
@@ -23,8 +24,16 @@ public import WebImage
 /// let avif = try coder.encode(image, as: .avif, options: ImageEncodingOptions(quality: 0.6, speed: 8))
 /// ```
 public struct AVIFCoder: ImageCoding {
-    /// Creates the coder (it holds no state).
-    public init() {}
+    /// Converts 10- and 12-bit still images with a non-sRGB profile to sRGB from their own samples
+    /// under ``ColorPolicy/sRGB`` (one rounding to 8 bits); without it they are reduced to 8 bits
+    /// and converted afterwards by the manager.
+    public let colorConverter: (any ColorConverting)?
+
+    /// Creates the coder. Give it the manager's `colorConverter` (as `ImageCodersManager.standard()`
+    /// does) to convert 10- and 12-bit sources at their own precision.
+    public init(colorConverter: (any ColorConverting)? = nil) {
+        self.colorConverter = colorConverter
+    }
 
     /// `"avif"`.
     public var name: String { "avif" }
@@ -64,13 +73,23 @@ public struct AVIFCoder: ImageCoding {
                     animation: source, hasAlpha: info.hasAlpha, originalPixelSize: info.size,
                     colorProfile: options.colorPolicy == .ignore ? nil : info.colorProfile)
             }
-            let decoded = try session.rgba(at: 0, maxPixelCount: options.maxPixelCount)
+            let profile = options.colorPolicy == .ignore ? nil : info.colorProfile
+            // A 10- or 12-bit image with a non-sRGB profile is converted from its own samples.
+            var wide: PixelBuffer?
+            if options.colorPolicy == .sRGB, info.bitDepth > 8, let profile,
+                let transform = colorConverter?.wideTransform(for: profile)
+            {
+                wide = try session.wideRGBA(
+                    at: 0, maxPixelCount: options.maxPixelCount, transform: transform,
+                    allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) })
+            }
+            let decoded = try wide ?? session.rgba(at: 0, maxPixelCount: options.maxPixelCount)
             let target = options.targetSize(for: decoded.size, orientation: info.orientation)
             let sized = target == decoded.size ? decoded : Resampler.resample(decoded, to: target)
             return Image(
                 pixels: sized.converted(to: options.alphaMode), scale: options.scaleFactor,
                 orientation: info.orientation, format: .avif, hasAlpha: info.hasAlpha, originalPixelSize: info.size,
-                colorProfile: options.colorPolicy == .ignore ? nil : info.colorProfile)
+                colorProfile: wide == nil ? profile : nil)
         }
     }
 

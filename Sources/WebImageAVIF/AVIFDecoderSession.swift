@@ -15,6 +15,8 @@ struct AVIFContainerInfo {
     var colorProfile: ColorProfile?
     /// The Exif and XMP items libavif read with the container.
     var metadata: ImageMetadata?
+    /// Bits a sample as coded (8, 10 or 12), from the AV1 configuration.
+    var bitDepth = 8
 }
 
 /// An `avifDecoder` over bytes that outlive it, positioned on a frame.
@@ -86,7 +88,8 @@ final class AVIFDecoderSession {
                 size: PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height)),
                 frameCount: count, hasAlpha: decoder.pointee.alphaPresent != AVIF_FALSE,
                 orientation: AVIFOrientation.orientation(of: image.pointee), durations: durations,
-                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee))
+                colorProfile: Self.colorProfile(of: image.pointee), metadata: Self.metadata(of: image.pointee),
+                bitDepth: Int(image.pointee.depth))
         } catch {
             avif.avifDecoderDestroy(decoder)
             throw error
@@ -120,6 +123,11 @@ final class AVIFDecoderSession {
 
     /// Decodes frame `target` and converts it to straight 8-bit RGBA.
     func rgba(at target: Int, maxPixelCount: Int) throws -> PixelBuffer {
+        try Self.rgba(of: image(at: target), maxPixelCount: maxPixelCount)
+    }
+
+    /// Decodes frame `target` (libavif keeps the image until the next decode).
+    private func image(at target: Int) throws -> UnsafeMutablePointer<avifImage> {
         guard target >= 0 && target < info.frameCount else {
             throw WebImageError(.decodingFailed, "frame \(target) is out of range 0..<\(info.frameCount)")
         }
@@ -138,7 +146,36 @@ final class AVIFDecoderSession {
         guard let image = decoder.pointee.image else {
             throw WebImageError(.decodingFailed, "libavif returned no image for frame \(target)")
         }
-        return try Self.rgba(of: image, maxPixelCount: maxPixelCount)
+        return image
+    }
+
+    /// Decodes frame `target` of a 10- or 12-bit image at 16 bits and converts it to 8-bit sRGB
+    /// with `transform`; nil (the caller decodes to 8 bits) for an 8-bit image or one whose 16-bit
+    /// RGB would not fit `allowsWideBuffer` (pixels). libavif converts YUV to RGB in one call, so
+    /// the 16-bit RGB is held whole, then converted into the 8-bit buffer and freed.
+    func wideRGBA(at target: Int, maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool) throws
+        -> PixelBuffer?
+    {
+        let image = try image(at: target)
+        let width = Int(image.pointee.width)
+        let height = Int(image.pointee.height)
+        try PixelBuffer.checkSize(PixelSize(width: width, height: height), maxPixelCount: maxPixelCount)
+        guard image.pointee.depth > 8, allowsWideBuffer(width * height) else { return nil }
+        var rgb = avifRGBImage()
+        avif.avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 16
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.alphaPremultiplied = AVIF_FALSE
+        let samples = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: width * height * 4)
+        defer { samples.deallocate() }
+        rgb.pixels = UnsafeMutableRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self)
+        rgb.rowBytes = UInt32(width * 8)
+        try AVIFStatus.check(avif.avifImageYUVToRGB(image, &rgb), while: "converting YUV to 16-bit RGB")
+        return PixelBuffer(width: width, height: height, alphaMode: .straight) { out in
+            guard let source = samples.baseAddress, let destination = out.baseAddress else { return }
+            transform.convert(
+                source, sourceRowBytes: width * 8, into: destination, destinationRowBytes: width * 4, width: width, rows: height)
+        }
     }
 
     /// Converts a decoded YUV image straight into a new buffer (libyuv when it applies), with

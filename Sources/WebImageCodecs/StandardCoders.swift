@@ -22,9 +22,11 @@ extension ImageCodersManager {
     public static func standard() -> ImageCodersManager {
         ImageCodersManager(
             coders: [
-                GIFCoder(), PNGCoder(), JPEGCoder(colorConverter: LCMSColorConverter.shared), WebPCoder(),
-                JXLCoder(), TIFFCoder(colorConverter: LCMSColorConverter.shared), SVGCoder(),
-                AVIFCoder(), HEIFCoder(),
+                GIFCoder(), PNGCoder(colorConverter: LCMSColorConverter.shared),
+                JPEGCoder(colorConverter: LCMSColorConverter.shared), WebPCoder(),
+                JXLCoder(colorConverter: LCMSColorConverter.shared), TIFFCoder(colorConverter: LCMSColorConverter.shared),
+                SVGCoder(), AVIFCoder(colorConverter: LCMSColorConverter.shared),
+                HEIFCoder(colorConverter: LCMSColorConverter.shared),
             ],
             colorConverter: LCMSColorConverter.shared)
     }

@@ -30,6 +30,8 @@ public final class LCMSColorConverter: ColorConverting {
     }
 
     private let transforms = CostLRU<TransformKey, SRGBTransform>(costLimit: 64)
+    /// The 16-bit-to-8-bit transforms of the profiles high-bit-depth sources were decoded with.
+    private let wideTransforms = CostLRU<ColorProfile, WideSRGBTransform>(costLimit: 64)
 
     /// The CMYK profile given, or nil to use the installed one (read on first need).
     private let givenCMYKProfile: ColorProfile??
@@ -106,6 +108,17 @@ public final class LCMSColorConverter: ColorConverting {
             if usableTransform(for: candidate, invertedCMYK: inverted).applyCMYK(to: samples) { return true }
         }
         return false
+    }
+
+    /// The one-step 16-bit-to-8-bit transform of an RGB or grey `profile`, or nil when its 8-bit
+    /// transform moves nothing (sRGB or near-sRGB: the decoder keeps its 8-bit path) or lcms2
+    /// cannot use it.
+    public func wideTransform(for profile: ColorProfile) -> (any WideColorTransform)? {
+        guard profile.colorSpace == .rgb || profile.colorSpace == .gray, !usableTransform(for: profile).isIdentity else { return nil }
+        if let cached = wideTransforms.value(forKey: profile) { return cached }
+        guard let made = try? WideSRGBTransform(profile: profile) else { return nil }
+        wideTransforms.set(made, forKey: profile, cost: 1)
+        return made
     }
 
     private func transform(for profile: ColorProfile, invertedCMYK: Bool = false) throws -> SRGBTransform {

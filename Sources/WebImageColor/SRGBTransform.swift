@@ -41,22 +41,11 @@ final class SRGBTransform: @unchecked Sendable {  // an lcms2 transform made wit
         guard profile.colorSpace == .rgb || profile.colorSpace == .gray else {
             throw WebImageError(.unsupportedFormat, "colour profile: \(profile.colorSpace) profiles are not converted to sRGB")
         }
-        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
-        guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the embedded ICC profile") }
-        defer { _ = api.cmsCloseProfile(source) }
-        guard let sRGB = api.cmsCreate_sRGBProfile() else { throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile") }
-        defer { _ = api.cmsCloseProfile(sRGB) }
         let gray = profile.colorSpace == .gray
-        // The profile's own header must agree with what it is used for.
-        guard api.cmsGetColorSpace(source) == (gray ? cmsSigGrayData : cmsSigRgbData) else {
-            throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
-        }
-        let input = gray ? webimage_lcms2_gray8 : webimage_lcms2_rgba8
-        let output = gray ? webimage_lcms2_rgb8 : webimage_lcms2_rgba8
-        let flags = gray ? cmsUInt32Number(cmsFLAGS_NOCACHE) : webimage_lcms2_flags
-        guard let transform = api.cmsCreateTransform(source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
-            throw WebImageError.badData("colour profile: lcms2 cannot convert the embedded ICC profile to sRGB")
-        }
+        let transform = try Self.lcmsTransform(
+            from: profile, input: gray ? webimage_lcms2_gray8 : webimage_lcms2_rgba8,
+            output: gray ? webimage_lcms2_rgb8 : webimage_lcms2_rgba8,
+            flags: gray ? cmsUInt32Number(cmsFLAGS_NOCACHE) : webimage_lcms2_flags, api: api)
         if gray {
             var levels = (0...255).map { UInt8($0) }
             var rgb = [UInt8](repeating: 0, count: 256 * 3)
@@ -80,6 +69,28 @@ final class SRGBTransform: @unchecked Sendable {  // an lcms2 transform made wit
         case .rgb(let transform), .cmyk(let transform): lcms.cmsDeleteTransform(transform)
         case .identity, .gray: break
         }
+    }
+
+    /// The lcms2 transform from the RGB or grey `profile` to sRGB, perceptual intent, between the
+    /// pixel formats given: `badImageData` when lcms2 cannot read the profile, its header names
+    /// another colour space, or no transform can be made from it.
+    static func lcmsTransform(
+        from profile: ColorProfile, input: cmsUInt32Number, output: cmsUInt32Number, flags: cmsUInt32Number,
+        api: webimage_lcms2_api
+    ) throws -> cmsHTRANSFORM {
+        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let source else { throw WebImageError.badData("colour profile: lcms2 cannot read the embedded ICC profile") }
+        defer { _ = api.cmsCloseProfile(source) }
+        guard let sRGB = api.cmsCreate_sRGBProfile() else { throw WebImageError(.decodingFailed, "colour profile: lcms2 made no sRGB profile") }
+        defer { _ = api.cmsCloseProfile(sRGB) }
+        // The profile's own header must agree with what it is used for.
+        guard api.cmsGetColorSpace(source) == (profile.colorSpace == .gray ? cmsSigGrayData : cmsSigRgbData) else {
+            throw WebImageError.badData("colour profile: the ICC profile's colour space does not match its header")
+        }
+        guard let transform = api.cmsCreateTransform(source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
+            throw WebImageError.badData("colour profile: lcms2 cannot convert the embedded ICC profile to sRGB")
+        }
+        return transform
     }
 
     /// The lcms2 transform from 8-bit CMYK samples (inverted or not) through `profile` to RGBA.

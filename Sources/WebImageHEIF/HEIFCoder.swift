@@ -26,10 +26,18 @@ public struct HEIFCoder: ImageCoding {
     /// The largest side of a thumbnail embedded when encoding, or nil for none.
     public var embeddedThumbnailSide: Int?
 
+    /// Converts 10- and 12-bit images with a non-sRGB profile to sRGB from their own samples under
+    /// ``ColorPolicy/sRGB`` (one rounding to 8 bits); without it they are reduced to 8 bits and
+    /// converted afterwards by the manager.
+    public let colorConverter: (any ColorConverting)?
+
     /// Creates the coder; with `embeddedThumbnailSide`, encoded files also carry a thumbnail of at
-    /// most that many pixels a side (as cameras write), which thumbnail decodes then use.
-    public init(embeddedThumbnailSide: Int? = nil) {
+    /// most that many pixels a side (as cameras write), which thumbnail decodes then use. Give it
+    /// the manager's `colorConverter` (as `ImageCodersManager.standard()` does) to convert 10- and
+    /// 12-bit sources at their own precision.
+    public init(embeddedThumbnailSide: Int? = nil, colorConverter: (any ColorConverting)? = nil) {
         self.embeddedThumbnailSide = embeddedThumbnailSide.map { max(1, $0) }
+        self.colorConverter = colorConverter
     }
 
     /// `"heif"`.
@@ -66,12 +74,21 @@ public struct HEIFCoder: ImageCoding {
             try options.checkPixelLimit(size)
             let target = options.targetSize(for: size)
             let source = target == size ? primary : Self.thumbnail(of: primary, atLeast: target) ?? primary
-            let decoded = try source.decodeRGBA(maxPixelCount: options.maxPixelCount)
+            let profile = options.colorPolicy == .ignore ? nil : primary.colorProfile
+            // A 10- or 12-bit image with a non-sRGB profile is converted from its own samples.
+            var wide: PixelBuffer?
+            if options.colorPolicy == .sRGB, source.bitDepth > 8, let profile,
+                let transform = colorConverter?.wideTransform(for: profile)
+            {
+                wide = try source.decodeWide(
+                    maxPixelCount: options.maxPixelCount, transform: transform,
+                    allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) })
+            }
+            let decoded = try wide ?? source.decodeRGBA(maxPixelCount: options.maxPixelCount)
             let sized = decoded.size == target ? decoded : Resampler.resample(decoded, to: target)
             return Image(
                 pixels: sized.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: .up,
-                format: format, hasAlpha: primary.hasAlpha, originalPixelSize: size,
-                colorProfile: options.colorPolicy == .ignore ? nil : primary.colorProfile)
+                format: format, hasAlpha: primary.hasAlpha, originalPixelSize: size, colorProfile: wide == nil ? profile : nil)
         }
     }
 

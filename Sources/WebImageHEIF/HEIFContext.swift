@@ -36,7 +36,7 @@ final class HEIFContext {
 
 /// One image of a HEIF file (the primary image or a thumbnail), not yet decoded.
 final class HEIFImageHandle {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Keeps the context (and so the bytes it reads) alive as long as the handle.
     private let context: HEIFContext
 

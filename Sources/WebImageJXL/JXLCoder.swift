@@ -10,8 +10,9 @@ public import WebImage
 /// checked against ``ImageDecodingOptions/maxAnimationPixelCount`` before frame 0 is decoded, then
 /// composited by libjxl and decoded on demand (see ``Image/animation``), with the file's
 /// durations and loop count. The stored orientation is reported as ``Image/orientation``, never
-/// applied. Lossy (XYB) files are decoded to sRGB. Thumbnails are decoded at full size and
-/// resampled (libjxl 0.7 has no scaled decode).
+/// applied. Lossy (XYB) files are decoded to sRGB; a lossless still image of more than 8 bits in
+/// another space is decoded at 16 bits and converted by ``colorConverter``. Thumbnails are
+/// decoded at full size and resampled (libjxl 0.7 has no scaled decode).
 ///
 /// Encoding: lossless with ``ImageEncodingOptions/lossless`` (modular mode, bit-exact, alpha
 /// kept); otherwise lossy (VarDCT) at a Butteraugli distance mapped from
@@ -26,8 +27,16 @@ public import WebImage
 /// let lossless = try coder.encode(image, as: .jpegXL, options: ImageEncodingOptions(lossless: true))
 /// ```
 public struct JXLCoder: ImageCoding {
-    /// Creates the coder (it holds no state).
-    public init() {}
+    /// Converts still images of more than 8 bits whose pixels come out in a non-sRGB profile
+    /// (lossless files) to sRGB from their 16-bit samples under ``ColorPolicy/sRGB`` (one rounding
+    /// to 8 bits); without it they are reduced to 8 bits and converted afterwards by the manager.
+    public let colorConverter: (any ColorConverting)?
+
+    /// Creates the coder. Give it the manager's `colorConverter` (as `ImageCodersManager.standard()`
+    /// does) to convert high-bit-depth sources at their own precision.
+    public init(colorConverter: (any ColorConverting)? = nil) {
+        self.colorConverter = colorConverter
+    }
 
     /// `"jxl"`.
     public var name: String { "jxl" }
@@ -77,8 +86,14 @@ public struct JXLCoder: ImageCoding {
 
         let stream = try JXLStream(bytes: bytes, wantsPixels: true)
         guard try stream.nextFrame() != nil else { throw WebImageError.badData("JPEG XL data has no frame") }
-        let first = try stream.decodeFrame(maxPixelCount: options.maxPixelCount)
         let profile = options.colorPolicy == .ignore ? nil : stream.colorProfile
+        // A still image of more than 8 bits in a non-sRGB space is converted from 16-bit samples;
+        // an animation's frames are converted by the manager, through the profile.
+        var wide: (any WideColorTransform)?
+        if !animated, options.colorPolicy == .sRGB, info.bits_per_sample > 8, let profile {
+            wide = colorConverter?.wideTransform(for: profile)
+        }
+        let first = try stream.decodeFrame(maxPixelCount: options.maxPixelCount, wideTransform: wide)
         let pixels = first.size == target ? first : Resampler.resample(first, to: target)
         let source =
             animated
@@ -90,7 +105,7 @@ public struct JXLCoder: ImageCoding {
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor,
             orientation: info.imageOrientation, format: .jpegXL, animation: source, hasAlpha: info.hasAlphaChannel,
-            originalPixelSize: size, colorProfile: profile)
+            originalPixelSize: size, colorProfile: wide == nil ? profile : nil)
     }
 
     /// Encodes `image` as JPEG XL (animated when it has more than one frame and

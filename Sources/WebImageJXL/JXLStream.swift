@@ -153,12 +153,19 @@ final class JXLStream {
     /// Decodes the pixels of the frame whose header ``nextFrame()`` just returned: the whole
     /// canvas, straight RGBA. The canvas was checked against `maxPixelCount` by the caller; it is
     /// checked again here before the buffer is allocated.
-    func decodeFrame(maxPixelCount: Int) throws -> PixelBuffer {
+    ///
+    /// With `wideTransform`, libjxl hands the pixels over as 16-bit samples, a run of one row at
+    /// a time (`JxlDecoderSetImageOutCallback`), and each run is converted into the 8-bit buffer
+    /// as it comes: no 16-bit image is ever held.
+    func decodeFrame(maxPixelCount: Int, wideTransform: (any WideColorTransform)? = nil) throws -> PixelBuffer {
         let basic = try readInfo()
         let size = PixelSize(width: Int(basic.xsize), height: Int(basic.ysize))
         let status = try process()
         guard status == JXL_DEC_NEED_IMAGE_OUT_BUFFER else {
             throw WebImageError.badData("JPEG XL frame has no image data (status \(status.rawValue))")
+        }
+        if let wideTransform {
+            return try decodeWide(size: size, maxPixelCount: maxPixelCount, transform: wideTransform)
         }
         var needed = 0
         guard jxl.JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS,
@@ -171,11 +178,48 @@ final class JXLStream {
             guard jxl.JxlDecoderSetImageOutBuffer(decoder, &format, out.baseAddress, out.count) == JXL_DEC_SUCCESS else {
                 throw WebImageError(.decodingFailed, "libjxl refused the output buffer")
             }
-            // The decoder writes into `out` only until FULL_IMAGE, reached inside this closure.
-            while true {
-                let status = try process()
-                if status == JXL_DEC_FULL_IMAGE { return }
-                if status == JXL_DEC_SUCCESS { throw WebImageError.badData("JPEG XL data ends inside a frame") }
+            try finishFrame()
+        }
+    }
+
+    /// Runs the decoder to the end of the frame (FULL_IMAGE).
+    private func finishFrame() throws {
+        while true {
+            let status = try process()
+            if status == JXL_DEC_FULL_IMAGE { return }
+            if status == JXL_DEC_SUCCESS { throw WebImageError.badData("JPEG XL data ends inside a frame") }
+        }
+    }
+
+    /// Where libjxl's 16-bit runs go: the 8-bit canvas and the transform into it.
+    private struct WideTarget {
+        let destination: UnsafeMutablePointer<UInt8>
+        let width: Int
+        let height: Int
+        let transform: any WideColorTransform
+    }
+
+    /// The frame's pixels as 16-bit samples converted run by run into an 8-bit buffer.
+    private func decodeWide(size: PixelSize, maxPixelCount: Int, transform: any WideColorTransform) throws -> PixelBuffer {
+        var wide = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT16, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        return try PixelBuffer(width: size.width, height: size.height, alphaMode: .straight, maxPixelCount: maxPixelCount) {
+            out in
+            guard let destination = out.baseAddress else { return }
+            var target = WideTarget(destination: destination, width: size.width, height: size.height, transform: transform)
+            // The decoder has no parallel runner: the callback runs on this thread, inside `finishFrame`.
+            try withUnsafeMutablePointer(to: &target) { context in
+                let callback: JxlImageOutCallback = { opaque, x, y, count, pixels in
+                    guard let opaque, let pixels else { return }
+                    let target = opaque.assumingMemoryBound(to: WideTarget.self).pointee
+                    guard y < target.height, x < target.width, count <= target.width - x else { return }
+                    target.transform.convert(
+                        pixels, sourceRowBytes: count * 8, into: target.destination + (y * target.width + x) * 4,
+                        destinationRowBytes: count * 4, width: count, rows: 1)
+                }
+                guard jxl.JxlDecoderSetImageOutCallback(decoder, &wide, callback, context) == JXL_DEC_SUCCESS else {
+                    throw WebImageError(.decodingFailed, "libjxl refused the 16-bit output callback")
+                }
+                try finishFrame()
             }
         }
     }

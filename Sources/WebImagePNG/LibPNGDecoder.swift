@@ -26,7 +26,8 @@ struct PNGHeader: Sendable {
 /// Decodes one PNG stream with libpng to 8-bit straight-alpha RGBA.
 ///
 /// Every colour type and bit depth is expanded (palette, grey 1/2/4/8/16, grey+alpha, RGB, RGBA),
-/// 16-bit samples keep their high byte (`png_set_strip_16`), tRNS becomes alpha, Adam7 is
+/// 16-bit samples keep their high byte (`png_set_strip_16`) unless a colour transform takes them
+/// at full precision, tRNS becomes alpha, Adam7 is
 /// deinterlaced. No gamma or colour management is applied. Chunks after the image data are never
 /// read, so missing or cut trailing chunks do not matter (see ``PNGTruncatedTail``).
 ///
@@ -36,14 +37,25 @@ struct PNGHeader: Sendable {
 enum LibPNGDecoder {
     /// Decodes `bytes`, refusing with `tooLarge` an image over `maxPixelCount` pixels before any
     /// memory is allocated for it; `checkSize` then runs with IHDR's size.
+    ///
+    /// `wideTransform` is asked, with the header, for the transform of a 16-bit image: given one,
+    /// the rows are decoded at 16 bits and converted to 8-bit sRGB by it, band by band (the whole
+    /// image at once for Adam7, whose passes revisit every row, when `allowsWideBuffer` says it
+    /// fits); `converted` is then true.
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, maxPixelCount: Int, checkSize: (PixelSize) throws -> Void = { _ in }
-    ) throws -> (pixels: PixelBuffer, header: PNGHeader) {
+        _ bytes: UnsafeRawBufferPointer, maxPixelCount: Int, checkSize: (PixelSize) throws -> Void = { _ in },
+        allowsWideBuffer: (Int) -> Bool = { _ in false },
+        wideTransform: (PNGHeader) -> (any WideColorTransform)? = { _ in nil }
+    ) throws -> (pixels: PixelBuffer, header: PNGHeader, converted: Bool) {
         try withReader(bytes, maxPixelCount: maxPixelCount) { decoder, header in
             try checkSize(header.size)
-            guard webimage_png_decoder_prepare_rgba(decoder) == 0 else {
+            let wide =
+                header.bitDepth == 16 && (!header.interlaced || allowsWideBuffer(header.size.pixelCount))
+                ? wideTransform(header) : nil
+            guard webimage_png_decoder_prepare_rgba(decoder, wide == nil ? 0 : 1) == 0 else {
                 throw WebImageError.badData("corrupt PNG header: \(message(of: decoder))")
             }
+            if let wide { return (try decodeWide(decoder, header: header, transform: wide), header, true) }
             // A failure throws out of the initialiser, so rows never written are never touched;
             // libpng writes every row of a success, so warm storage from the pool is safe.
             let pixels = try PixelBuffer(
@@ -53,7 +65,27 @@ enum LibPNGDecoder {
                     webimage_png_decoder_read_rgba(decoder, destination, header.size.width * 4) == 0
                 else { throw WebImageError.badData("corrupt PNG image data: \(message(of: decoder))") }
             }
-            return (pixels, header)
+            return (pixels, header, false)
+        }
+    }
+
+    /// The 16-bit rows of a prepared reader converted by `transform`: band by band, or all at once
+    /// for an interlaced image.
+    private static func decodeWide(_ decoder: OpaquePointer, header: PNGHeader, transform: any WideColorTransform) throws
+        -> PixelBuffer
+    {
+        let width = header.size.width
+        let interlaced = webimage_png_decoder_passes(decoder) != 1
+        return try PixelBuffer(
+            width: width, height: header.size.height,
+            bandRows: interlaced ? header.size.height : ImageDecodingOptions.wideBandRowCount, transform: transform
+        ) { band, _, rows in
+            let raw = UnsafeMutableRawPointer(band.baseAddress)?.assumingMemoryBound(to: UInt8.self)
+            let status =
+                interlaced
+                ? webimage_png_decoder_read_rgba(decoder, raw, width * 8)
+                : webimage_png_decoder_read_rows(decoder, raw, width * 8, UInt32(rows))
+            guard status == 0 else { throw WebImageError.badData("corrupt PNG image data: \(message(of: decoder))") }
         }
     }
 

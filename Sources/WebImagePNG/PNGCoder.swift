@@ -3,7 +3,8 @@ public import WebImage
 
 /// Decodes and encodes PNG and APNG with libpng.
 ///
-/// Decoding handles every colour type and bit depth (16-bit samples keep their high byte), tRNS,
+/// Decoding handles every colour type and bit depth (16-bit samples keep their high byte, unless
+/// ``colorConverter`` converts them to sRGB at full precision), tRNS,
 /// and Adam7, without gamma or colour management. APNG frames are decoded on demand and
 /// composited per the APNG spec; ``Image/pixels`` is always the default (IDAT) image. When the
 /// animation control data is broken (sequence numbers, missing `fdAT`, frames outside the canvas)
@@ -22,8 +23,16 @@ public import WebImage
 /// let png = try coder.encode(image, as: .png, options: ImageEncodingOptions(compressionLevel: 9))
 /// ```
 public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
-    /// Creates a PNG/APNG coder.
-    public init() {}
+    /// Converts 16-bit images with a non-sRGB RGB profile to sRGB from their 16-bit samples under
+    /// ``ColorPolicy/sRGB`` (one rounding to 8 bits); without it they are reduced to 8 bits and
+    /// converted afterwards by the manager.
+    public let colorConverter: (any ColorConverting)?
+
+    /// Creates a PNG/APNG coder. Give it the manager's `colorConverter` (as
+    /// `ImageCodersManager.standard()` does) to convert 16-bit sources at their own precision.
+    public init(colorConverter: (any ColorConverting)? = nil) {
+        self.colorConverter = colorConverter
+    }
 
     /// `"png"`.
     public var name: String { "png" }
@@ -42,7 +51,7 @@ public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
     /// ``ImageDecodingOptions/maxPixelCount`` (checked before any pixel memory is allocated).
     public func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
         guard canDecode(data) else { throw WebImageError.badData("not PNG data (no PNG signature)") }
-        return try PNGDecoder.decode(data, options: options)
+        return try PNGDecoder.decode(data, options: options, converter: colorConverter)
     }
 
     /// A decoder for a PNG that is still arriving (libpng's progressive reader): the rows so far, or

@@ -3,7 +3,9 @@ import WebImage
 
 /// Turns PNG/APNG bytes into an ``Image``: the default image now, animation frames on demand.
 enum PNGDecoder {
-    static func decode(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+    /// `converter` (under ``ColorPolicy/sRGB``) converts a 16-bit image with a non-sRGB RGB profile
+    /// from its 16-bit samples; the image then comes back in sRGB, without a profile.
+    static func decode(_ data: Data, options: ImageDecodingOptions, converter: (any ColorConverting)? = nil) throws -> Image {
         // The animation control data is read first: a file that ends before its declared frames
         // is refused like any truncated PNG.
         var animation: APNGAnimationInfo?
@@ -19,13 +21,29 @@ enum PNGDecoder {
                 break
             }
         }
+        // An animation's frames are converted by the manager as they are decoded, through the
+        // profile the image keeps: its default image takes the same 8-bit path.
+        let convertsWide = options.colorPolicy == .sRGB && animation == nil && converter != nil
         let (straight, header, profile, orientation) = try data.withUnsafeBytes { bytes in
-            let (pixels, header) = try LibPNGDecoder.decode(bytes, maxPixelCount: options.maxPixelCount) { size in
-                try options.checkPixelLimit(size)
-            }
             let chunks = PNGChunkReader(bytes: bytes).chunks()
-            let profile = options.colorPolicy == .ignore ? nil : PNGColorProfile.read(bytes, chunks: chunks, header: header)
-            return (pixels, header, profile, PNGExifOrientation.orientation(in: bytes, chunks: chunks))
+            var profile: ColorProfile?
+            var profileRead = false
+            func readProfile(_ header: PNGHeader) -> ColorProfile? {
+                if !profileRead, options.colorPolicy != .ignore {
+                    profile = PNGColorProfile.read(bytes, chunks: chunks, header: header)
+                }
+                profileRead = true
+                return profile
+            }
+            let (pixels, header, converted) = try LibPNGDecoder.decode(
+                bytes, maxPixelCount: options.maxPixelCount, checkSize: { try options.checkPixelLimit($0) },
+                allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) },
+                wideTransform: { header in
+                    guard convertsWide, let profile = readProfile(header) else { return nil }
+                    return converter?.wideTransform(for: profile)
+                })
+            let kept = converted ? nil : readProfile(header)
+            return (pixels, header, kept, PNGExifOrientation.orientation(in: bytes, chunks: chunks))
         }
         if !isAPNG { isAPNG = ImageFormat.detect(in: data) == .apng }
 

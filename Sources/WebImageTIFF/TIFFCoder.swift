@@ -8,7 +8,10 @@ public import WebImage
 /// strips are copied as stored (unassociated alpha stays straight, so a round trip through
 /// ``encode(_:as:options:)`` is exact); every other layout (palettes, bilevel and fax, CMYK,
 /// YCbCr, 16-bit, tiles, JPEG-in-TIFF, …) goes through libtiff's `TIFFRGBAImage`, which gives
-/// premultiplied alpha. The `Orientation` tag is reported as ``Image/orientation``, never applied.
+/// premultiplied alpha. A single 16-bit RGB or grey page (no alpha or unassociated alpha, not
+/// JPEG) with a non-sRGB profile is converted to sRGB from its 16-bit samples, strip by strip or
+/// row of tiles by row of tiles, under ``ColorPolicy/sRGB`` when the coder has a
+/// ``colorConverter``. The `Orientation` tag is reported as ``Image/orientation``, never applied.
 /// A multi-page file is an animation of its pages, decoded on demand, each shown for 0.1 s (TIFF
 /// stores no durations), looping forever. Thumbnails are decoded at full size and resampled.
 /// libtiff's errors and warnings are never printed: a corrupt file is a
@@ -27,7 +30,8 @@ public import WebImage
 /// ```
 public struct TIFFCoder: ImageCoding {
     /// Converts 8-bit CMYK pages to sRGB through their CMYK profile (or the converter's standard
-    /// one); without it, and under ``ColorPolicy/ignore``, libtiff's formula converts them.
+    /// one); without it, and under ``ColorPolicy/ignore``, libtiff's formula converts them. It also
+    /// converts 16-bit RGB and grey pages with a non-sRGB profile from their 16-bit samples.
     public let colorConverter: (any ColorConverting)?
 
     /// Creates the coder. Give it the manager's `colorConverter` (as `ImageCodersManager.standard()`
@@ -68,7 +72,17 @@ public struct TIFFCoder: ImageCoding {
         let target = options.targetSize(
             for: first.size, frameCount: animated ? pageCount : 1, orientation: first.orientation)
         let converter = options.colorPolicy == .ignore ? nil : colorConverter
-        let decoded = try file.decodePage(0, maxPixelCount: options.maxPixelCount, converter: converter).pixels
+        // A single 16-bit page with a non-sRGB profile is converted from its 16-bit samples; pages
+        // of a multi-page file are converted by the manager as frames, through the profile.
+        var wide: PixelBuffer?
+        if !animated, options.colorPolicy == .sRGB, let profile = first.colorProfile, first.bitsPerSample == 16,
+            let transform = converter?.wideTransform(for: profile)
+        {
+            wide = try file.decodeWidePage(
+                0, maxPixelCount: options.maxPixelCount, transform: transform,
+                allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) })
+        }
+        let decoded = try wide ?? file.decodePage(0, maxPixelCount: options.maxPixelCount, converter: converter).pixels
         let pixels = target == decoded.size ? decoded : Resampler.resample(decoded, to: target)
         let source =
             animated
@@ -79,7 +93,7 @@ public struct TIFFCoder: ImageCoding {
         return Image(
             pixels: pixels.converted(to: options.alphaMode), scale: options.scaleFactor, orientation: first.orientation,
             format: .tiff, animation: source, hasAlpha: first.hasAlpha, originalPixelSize: first.size,
-            colorProfile: options.colorPolicy == .ignore ? nil : first.colorProfile)
+            colorProfile: options.colorPolicy == .ignore || wide != nil ? nil : first.colorProfile)
     }
 
     /// Encodes `image` as TIFF (one page per frame when it is animated and

@@ -7,6 +7,8 @@ struct TIFFPageInfo {
     var size: PixelSize
     var orientation: ImageOrientation
     var hasAlpha: Bool
+    /// Bits per sample as stored.
+    var bitsPerSample: Int
     /// The ICC profile the decoded RGBA pixels are in: the `ICCProfile` tag's when it describes
     /// the page's colour model (an RGB profile on RGB, YCbCr or palette pages, a grey one on
     /// greyscale pages); nil otherwise.
@@ -77,7 +79,8 @@ final class TIFFFile {
         return TIFFPageInfo(
             size: PixelSize(width: Int(page.width), height: Int(page.height)),
             orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
-            hasAlpha: page.has_alpha != 0, colorProfile: profile, cmykProfile: cmykProfile)
+            hasAlpha: page.has_alpha != 0, bitsPerSample: Int(page.bits_per_sample), colorProfile: profile,
+            cmykProfile: cmykProfile)
     }
 
     /// Decodes page `index` as stored (orientation not applied), after checking its size against
@@ -105,5 +108,26 @@ final class TIFFFile {
         var result = pixels
         result.alphaMode = premultiplied != 0 ? .premultiplied : .straight
         return (info, result)
+    }
+}
+
+extension TIFFFile {
+    /// Page `index` decoded from its 16-bit samples and converted to 8-bit sRGB by `transform`,
+    /// strip by strip or row of tiles by row of tiles; nil when the page is not 16-bit RGB or grey
+    /// (with no alpha or unassociated alpha, not JPEG-compressed), or when one band's samples
+    /// would not fit `allowsWideBuffer` (pixels): the caller then takes the 8-bit path.
+    func decodeWidePage(
+        _ index: Int, maxPixelCount: Int, transform: any WideColorTransform, allowsWideBuffer: (Int) -> Bool
+    ) throws -> PixelBuffer? {
+        let info = try pageInfo(index)
+        try PixelBuffer.checkSize(info.size, maxPixelCount: maxPixelCount)
+        let bandRows = Int(webimage_tiff_wide_band_rows(handle))
+        guard bandRows > 0, allowsWideBuffer(bandRows * info.size.width) else { return nil }
+        return try PixelBuffer(width: info.size.width, height: info.size.height, bandRows: bandRows, transform: transform) {
+            band, firstRow, rows in
+            guard webimage_tiff_read_band16(handle, UInt32(firstRow), UInt32(rows), band.baseAddress) == 0 else {
+                throw WebImageError.badData("TIFF page \(index) is corrupt: \(message)")
+            }
+        }
     }
 }

@@ -115,3 +115,76 @@ public enum ColorReference {
         return output
     }
 }
+
+extension ColorReference {
+    /// 16-bit RGBA samples (straight alpha) converted to sRGB through `profile` by lcms2 at 16
+    /// bits in and out (perceptual intent), then rounded to 8 bits: the reference a high-bit-depth
+    /// decode must meet. Alpha is rounded the same way. Nil when lcms2 cannot use the profile.
+    /// For a grey profile, grey is read from the red sample.
+    public static func sRGB8(rgba16: [UInt16], profile: ColorProfile) -> [UInt8]? {
+        func round8(_ value: UInt16) -> UInt8 { UInt8((UInt32(value) * 255 + 32767) / 65535) }
+        guard profile.colorSpace == .gray else {
+            return convert(rgba16, profile: profile, input: webimage_lcms2_rgba16, output: webimage_lcms2_rgba16, outputType: UInt16.self)
+                .map { $0.map(round8) }
+        }
+        // Grey to RGB, three samples a pixel, then alpha put back.
+        let count = rgba16.count / 4
+        let grey = (0..<count).map { rgba16[$0 * 4] }
+        guard
+            let rgb = convert(
+                grey, profile: profile, input: webimage_lcms2_gray16, output: webimage_lcms2_rgb16, outputType: UInt16.self,
+                pixelCount: count, outputSamples: 3)
+        else { return nil }
+        return (0..<count).flatMap { pixel -> [UInt8] in
+            let alpha: UInt8 = round8(rgba16[pixel * 4 + 3])
+            return [round8(rgb[pixel * 3]), round8(rgb[pixel * 3 + 1]), round8(rgb[pixel * 3 + 2]), alpha]
+        }
+    }
+
+    /// What decoders did before converting at full precision: the 16-bit samples rounded to 8
+    /// bits first, then converted to sRGB through `profile` by lcms2 8 bits in and out.
+    public static func sRGB8AfterRounding(rgba16: [UInt16], profile: ColorProfile) -> [UInt8]? {
+        let rounded = rgba16.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+        guard profile.colorSpace == .gray else {
+            return convert(rounded, profile: profile, input: webimage_lcms2_rgba8, output: webimage_lcms2_rgba8, outputType: UInt8.self)
+        }
+        let count = rounded.count / 4
+        guard
+            let rgb = convert(
+                (0..<count).map { rounded[$0 * 4] }, profile: profile, input: webimage_lcms2_gray8, output: webimage_lcms2_rgb8,
+                outputType: UInt8.self, pixelCount: count, outputSamples: 3)
+        else { return nil }
+        return (0..<count).flatMap { pixel -> [UInt8] in
+            let alpha: UInt8 = rounded[pixel * 4 + 3]
+            return [rgb[pixel * 3], rgb[pixel * 3 + 1], rgb[pixel * 3 + 2], alpha]
+        }
+    }
+
+    /// The largest difference between two sample arrays of one length, in levels.
+    public static func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        precondition(a.count == b.count, "two images of one size")
+        return zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    /// `samples` (RGBA unless told) through `profile` to sRGB with lcms2, alpha copied.
+    private static func convert<Input: FixedWidthInteger, Output: FixedWidthInteger>(
+        _ samples: [Input], profile: ColorProfile, input: cmsUInt32Number, output: cmsUInt32Number, outputType: Output.Type,
+        pixelCount: Int? = nil, outputSamples: Int = 4
+    ) -> [Output]? {
+        let count = pixelCount ?? samples.count / 4
+        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        let sRGB = api.cmsCreate_sRGBProfile()
+        defer {
+            _ = api.cmsCloseProfile(source)
+            _ = api.cmsCloseProfile(sRGB)
+        }
+        guard let made = api.cmsCreateTransform(
+            source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA))
+        else { return nil }
+        defer { api.cmsDeleteTransform(made) }
+        var from = samples
+        var to = [Output](repeating: 0, count: count * outputSamples)
+        api.cmsDoTransform(made, &from, &to, cmsUInt32Number(count))
+        return to
+    }
+}

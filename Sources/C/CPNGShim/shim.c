@@ -135,31 +135,37 @@ int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_h
     return 0;
 }
 
-int webimage_png_set_rgba_transforms(png_structp png, png_infop info) {
+int webimage_png_set_rgba_transforms(png_structp png, png_infop info, int keep_16) {
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    /* Every colour type and depth to 8-bit RGBA, straight alpha, no gamma or colour management. */
+    /* Every colour type and depth to 8-bit RGBA, straight alpha, no gamma or colour management;
+       with `keep_16`, 16-bit images to 16-bit RGBA in the machine's byte order instead. */
+    int wide = keep_16 && bit_depth == 16;
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (has_trns) png_set_tRNS_to_alpha(png);
-    if (bit_depth == 16) png_set_strip_16(png);
+    if (bit_depth == 16 && !wide) png_set_strip_16(png);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (wide) png_set_swap(png);
+#endif
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, wide ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
     return png_set_interlace_handling(png);
 }
 
-int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder) {
+int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder, int keep_16) {
     png_structp png = decoder->png;
     png_infop info = decoder->info;
     if (setjmp(png_jmpbuf(png))) return -1;
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
-    decoder->passes = webimage_png_set_rgba_transforms(png, info);
+    decoder->passes = webimage_png_set_rgba_transforms(png, info, keep_16);
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected decoded row size");
+    size_t bytes_per_pixel = keep_16 && bit_depth == 16 ? 8 : 4;
+    if (png_get_rowbytes(png, info) != (size_t)width * bytes_per_pixel) png_error(png, "unexpected decoded row size");
     return 0;
 }
 
@@ -173,6 +179,16 @@ int webimage_png_decoder_read_rgba(webimage_png_decoder *decoder, uint8_t *pixel
     }
     return 0;
 }
+
+int webimage_png_decoder_read_rows(webimage_png_decoder *decoder, uint8_t *pixels, size_t stride, uint32_t rows) {
+    png_structp png = decoder->png;
+    if (decoder->passes != 1) return -1;
+    if (setjmp(png_jmpbuf(png))) return -1;
+    for (uint32_t y = 0; y < rows; y++) png_read_row(png, pixels + (size_t)y * stride, NULL);
+    return 0;
+}
+
+int webimage_png_decoder_passes(const webimage_png_decoder *decoder) { return decoder->passes; }
 
 int webimage_png_decoder_too_large(const webimage_png_decoder *decoder) { return decoder->too_large; }
 

@@ -49,7 +49,7 @@ static void stream_info(png_structp png, png_infop info) {
         stream->too_large = 1;
         png_error(png, "image is over the pixel limit");
     }
-    stream->passes = webimage_png_set_rgba_transforms(png, info);
+    stream->passes = webimage_png_set_rgba_transforms(png, info, 0);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected decoded row size");
     stream->stride = (size_t)width * 4;

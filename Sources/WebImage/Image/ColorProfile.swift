@@ -86,6 +86,16 @@ public protocol ColorConverting: Sendable {
     /// engine, no standard profile, a profile it cannot use): the decoder then converts by
     /// formula. The default implementation always returns false.
     func convertCMYKToSRGB(_ samples: UnsafeMutableBufferPointer<UInt8>, profile: ColorProfile?, inverted: Bool) -> Bool
+
+    /// The transform that takes 16-bit RGBA samples described by `profile` to 8-bit sRGB in one
+    /// step, or nil when converting would move nothing (an sRGB or near-sRGB profile) or the
+    /// converter cannot (no colour engine, a profile it cannot use, a CMYK profile). A grey
+    /// profile's transform reads grey from the red sample (decoders expand grey to R = G = B).
+    ///
+    /// Decoders of high-bit-depth sources ask for it under ``ColorPolicy/sRGB`` before they pick
+    /// a sample depth: with a transform they decode at 16 bits and hand the samples over band by
+    /// band; with nil they decode to 8 bits as usual. The default implementation returns nil.
+    func wideTransform(for profile: ColorProfile) -> (any WideColorTransform)?
 }
 
 extension ColorConverting {
@@ -93,5 +103,9 @@ extension ColorConverting {
         _ samples: UnsafeMutableBufferPointer<UInt8>, profile: ColorProfile?, inverted: Bool
     ) -> Bool {
         false
+    }
+
+    public func wideTransform(for profile: ColorProfile) -> (any WideColorTransform)? {
+        nil
     }
 }

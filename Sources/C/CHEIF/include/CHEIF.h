@@ -27,7 +27,8 @@
     X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free)                                 \
     X(heif_image_handle_get_list_of_metadata_block_IDs) X(heif_image_handle_get_metadata_type)                   \
     X(heif_image_handle_get_metadata_content_type) X(heif_image_handle_get_metadata_size)                       \
-    X(heif_image_handle_get_metadata) X(heif_context_add_exif_metadata) X(heif_context_add_XMP_metadata)
+    X(heif_image_handle_get_metadata) X(heif_context_add_exif_metadata) X(heif_context_add_XMP_metadata)      \
+    X(heif_image_handle_get_luma_bits_per_pixel) X(heif_image_get_bits_per_pixel_range)
 
 /* libheif's functions. */
 typedef struct webimage_heif_api {

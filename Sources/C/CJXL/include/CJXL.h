@@ -21,7 +21,8 @@
     X(JxlEncoderInitFrameHeader) X(JxlEncoderSetBasicInfo) X(JxlEncoderSetColorEncoding)                      \
     X(JxlEncoderSetFrameDistance) X(JxlEncoderSetFrameHeader) X(JxlEncoderSetFrameLossless)                   \
     X(JxlEncoderAddImageFrame) X(JxlEncoderCloseInput) X(JxlEncoderProcessOutput) X(JxlEncoderSetICCProfile)  \
-    X(JxlEncoderUseContainer) X(JxlEncoderUseBoxes) X(JxlEncoderAddBox)
+    X(JxlEncoderUseContainer) X(JxlEncoderUseBoxes) X(JxlEncoderAddBox)                                     \
+    X(JxlDecoderSetImageOutCallback)
 
 /* libjxl's functions. */
 typedef struct webimage_jxl_api {

@@ -39,6 +39,7 @@ static const cmsUInt32Number webimage_lcms2_gray_double = TYPE_GRAY_DBL;
 static const cmsUInt32Number webimage_lcms2_cmyk_double = TYPE_CMYK_DBL;
 static const cmsUInt32Number webimage_lcms2_rgb16 = TYPE_RGB_16;
 static const cmsUInt32Number webimage_lcms2_rgba16 = TYPE_RGBA_16;
+static const cmsUInt32Number webimage_lcms2_gray16 = TYPE_GRAY_16;
 static const cmsUInt32Number webimage_lcms2_flags = cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE;
 
 #endif

@@ -39,12 +39,18 @@ webimage_png_decoder *webimage_png_decoder_create(const uint8_t *data, size_t si
 /** Reads the chunks up to the first IDAT and fills `header`; nothing is allocated for rows yet.
     Fails (with webimage_png_decoder_too_large() set) when the size exceeds `max_pixels`. */
 int webimage_png_decoder_read_info(webimage_png_decoder *decoder, webimage_png_header *header);
-/** After read_info: sets up RGBA8 straight-alpha output (this allocates libpng's row buffers). */
-int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder);
+/** After read_info: sets up RGBA8 straight-alpha output (this allocates libpng's row buffers); with
+    `keep_16`, a 16-bit image comes out as RGBA16 in the machine's byte order (8 bytes a pixel). */
+int webimage_png_decoder_prepare_rgba(webimage_png_decoder *decoder, int keep_16);
 /** 1 when the last failure was the image's size exceeding the limits, 0 otherwise. */
 int webimage_png_decoder_too_large(const webimage_png_decoder *decoder);
 /** Decodes every row (every Adam7 pass) into `pixels`, `height` rows of `stride` >= width * 4 bytes. */
 int webimage_png_decoder_read_rgba(webimage_png_decoder *decoder, uint8_t *pixels, size_t stride);
+/** Decodes the next `rows` rows of a non-interlaced image into `pixels`, `stride` bytes apart
+    (-1 for an interlaced one, whose rows come in several passes). */
+int webimage_png_decoder_read_rows(webimage_png_decoder *decoder, uint8_t *pixels, size_t stride, uint32_t rows);
+/** The number of passes over the rows prepare_rgba set up (7 for Adam7, else 1). */
+int webimage_png_decoder_passes(const webimage_png_decoder *decoder);
 /** libpng's last error message (never NULL). */
 const char *webimage_png_decoder_message(const webimage_png_decoder *decoder);
 /** Frees the reader. */

@@ -56,6 +56,14 @@ int webimage_tiff_read_page_info(webimage_tiff *tiff, int index, webimage_tiff_p
 int webimage_tiff_decode_page(webimage_tiff *tiff, uint8_t *rgba, size_t rgba_size, int *premultiplied, int want_cmyk,
                               int *cmyk);
 
+/* The rows of one band (a strip, or a row of tiles) of the current page when it is 16-bit unsigned
+   RGB or grey (min-is-black), contiguous, without alpha or with unassociated alpha, not JPEG (the layouts
+   webimage_tiff_read_band16 reads), else 0. */
+int webimage_tiff_wide_band_rows(webimage_tiff *tiff);
+/* Reads the band that starts at `first_row` (`rows` rows) of such a page into `rgba16`
+   (width * rows * 4 samples, native byte order; alpha 0xFFFF when the page has none). */
+int webimage_tiff_read_band16(webimage_tiff *tiff, uint32_t first_row, uint32_t rows, uint16_t *rgba16);
+
 /* A TIFF file being written to memory. */
 typedef struct webimage_tiff_writer webimage_tiff_writer;
 
