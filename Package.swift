@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageColor", targets: ["WebImageColor"]),
+        .library(name: "WebImagePNM", targets: ["WebImagePNM"]),
         .library(name: "WebImageDiskCache", targets: ["WebImageDiskCache"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .executable(name: "webimage-svg-render", targets: ["webimage-svg-render"]),
@@ -127,6 +128,8 @@ let package = Package(
         .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: swiftSettings),
         .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHEIF"], swiftSettings: swiftSettings),
         .target(name: "WebImageColor", dependencies: ["WebImage", "CLCMS2"], swiftSettings: swiftSettings),
+        // Netpbm maps (PPM, PGM, PAM): the tool's decode-only output; not in the umbrella, so `serve` never writes them.
+        .target(name: "WebImagePNM", dependencies: ["WebImage"], swiftSettings: swiftSettings),
         .target(
             name: "WebImageCodecs",
             dependencies: [
@@ -261,7 +264,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImageKit", "WebImageTerminal", "WebImageRedis", "WebImageServer",
+                "WebImageKit", "WebImageTerminal", "WebImageRedis", "WebImageServer", "WebImagePNM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -278,6 +281,8 @@ let package = Package(
         .testTarget(name: "WebImageWebPTests", dependencies: ["WebImageWebP", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageJXLTests", dependencies: ["WebImageJXL", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "WebImageTIFFTests", dependencies: ["WebImageTIFF", "WebImageTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebImagePNMTests", dependencies: ["WebImagePNM", "WebImageCodecs", "WebImageTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebImageSVGTests",
             dependencies: ["WebImageSVG", "WebImageTesting", "WebImageHTTPTesting", "CSVGABICheck", "webimage-svg-render"],
@@ -319,7 +324,7 @@ let package = Package(
         .testTarget(
             name: "WebImageCLITests",
             dependencies: [
-                "webimage", "webimage-peak-rss", "webimage-player-probe", "webimage-svg-render", "WebImageCodecs",
+                "webimage", "webimage-peak-rss", "webimage-player-probe", "webimage-svg-render", "WebImageCodecs", "WebImagePNM",
                 "WebImageHTTP", "WebImageHTTPTesting",
                 "WebImageTesting",
                 .product(name: "Crypto", package: "swift-crypto"),

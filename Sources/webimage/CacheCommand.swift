@@ -3,6 +3,9 @@ import Foundation
 import WebImageKit
 
 /// `webimage cache stats|clean|clear|purge|path`: look after the disk cache.
+///
+/// Every command names itself: ArgumentParser derives a missing name with `String(describing:)`,
+/// whose dynamic casts scan every protocol conformance in the binary at each start.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
@@ -11,6 +14,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Entry count, total size, and the oldest and newest entries.")
 
         @Flag(help: "Print one JSON object.")
@@ -29,6 +33,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Clean: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clean",
             abstract: "Remove expired entries (--max-age) and trim to the size budget (--max-disk-size).")
 
         @OptionGroup var global: GlobalOptions
@@ -51,7 +56,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry and forget blocked failed URLs.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry and forget blocked failed URLs.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -69,6 +74,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Remove a URL's original and every entry made from it (thumbnails, transforms); print the count.")
 
         @Argument(help: "The URLs, as fetched.")
@@ -95,7 +101,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Path: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the cache directory.")
+        static let configuration = CommandConfiguration(commandName: "path", abstract: "Print the cache directory.")
 
         @OptionGroup var global: GlobalOptions
 

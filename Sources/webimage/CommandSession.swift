@@ -35,7 +35,7 @@ struct CommandSession: Sendable {
         httpConfiguration.logger = global.makeLogger(label: "webimage.http")
         http = HTTPImageLoader(configuration: httpConfiguration)
         let disk = try global.openDiskCache(cache)
-        let coders = ImageCodersManager.standard()
+        let coders = ImageCodersManager.tool()
         tiers = CacheTiers(disk: disk, redis: cache == .none ? nil : redis.map { global.redisCache($0.configuration, keys: $0.keys) })
         var configuration = ImageManager.Configuration(
             imageCache: tiers.imageCache(decoder: coders), loader: tiers.coordinating(ImageLoadersManager.standard(http: http)),

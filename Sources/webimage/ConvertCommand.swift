@@ -10,7 +10,8 @@ struct ConvertCommand: AsyncParsableCommand {
         abstract:
             "Convert an image to the format of OUT's extension, or many images into a directory (-o DIR).",
         discussion: """
-            One file: webimage convert IN OUT (jpg, png, gif, webp, jxl, tif, avif, heic). Many: webimage \
+            One file: webimage convert IN OUT (jpg, png, gif, webp, jxl, tif, avif, heic; ppm, pgm, pam or pnm \
+            for the decoded pixels alone, as djpeg writes them). Many: webimage \
             convert IN... -o DIR [--format F] [--jobs N]: one process, N files at once (default: the \
             number of cores); each output is named after its input with the format's extension, made \
             unique; without --format each file keeps its format (PNG for formats WebImage does not \
@@ -67,7 +68,7 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--jobs must be between \(OptionLimits.concurrency.lowerBound) and \(OptionLimits.concurrency.upperBound) (got \(jobs))")
         }
-        if let format, !ImageCodersManager.standard().canEncode(format.format) {
+        if let format, !ImageCodersManager.tool().canEncode(format.format) {
             throw ValidationError("WebImage cannot write \(format.rawValue) on this system")
         }
     }
@@ -75,10 +76,10 @@ struct ConvertCommand: AsyncParsableCommand {
     /// The format OUT's extension names, when WebImage writes it.
     static func outputFormat(of path: String) throws -> ImageFormat {
         let ext = URL(fileURLWithPath: path).pathExtension
-        guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.standard().canEncode(format) else {
+        guard let format = ImageFormat(fileExtension: ext), ImageCodersManager.tool().canEncode(format) else {
             throw ValidationError(
                 "cannot tell an output format WebImage writes from '\(path)' "
-                    + "(use .jpg, .png, .gif, .webp, .jxl, .tif, .avif or .heic)")
+                    + "(use .jpg, .png, .gif, .webp, .jxl, .tif, .avif, .heic, .ppm, .pgm, .pam or .pnm)")
         }
         return format
     }
@@ -90,7 +91,7 @@ struct ConvertCommand: AsyncParsableCommand {
         var encoding = transform.encodingOptions
         encoding.firstFrameOnly = firstFrame
         return ConvertSettings(
-            coders: ImageCodersManager.standard(), decoding: decoding, transformer: transform.transformer, encoding: encoding, formatQuality: (try? transform.formatQualities()) ?? [:],
+            coders: ImageCodersManager.tool(), decoding: decoding, transformer: transform.transformer, encoding: encoding, formatQuality: (try? transform.formatQualities()) ?? [:],
             maxBytes: transform.maxBytes, firstFrameOnly: firstFrame,
             preset: try? presets.rendering(transform: transform))
     }

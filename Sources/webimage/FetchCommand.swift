@@ -138,6 +138,7 @@ enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
     case jpeg, jpg, png, webp, gif
     case jxl, tiff, tif
     case avif, heic
+    case ppm, pgm, pam, pnm
 
     var format: ImageFormat {
         switch self {
@@ -149,6 +150,10 @@ enum OutputFormatArgument: String, ExpressibleByArgument, CaseIterable {
         case .tiff, .tif: .tiff
         case .avif: .avif
         case .heic: .heic
+        case .ppm: .ppm
+        case .pgm: .pgm
+        case .pam: .pam
+        case .pnm: .pnm
         }
     }
 }

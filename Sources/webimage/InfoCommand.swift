@@ -30,7 +30,7 @@ struct InfoCommand: AsyncParsableCommand {
             let (data, header) = try await load()
             var info = ImageInfo(file: file, fileSize: data.count, header: header)
             if thumbhash {
-                info.thumbHash = Data(try ThumbHash.encode(imageData: data, coders: .standard())).base64EncodedString()
+                info.thumbHash = Data(try ThumbHash.encode(imageData: data, coders: .tool())).base64EncodedString()
             }
             Terminal.out(json ? jsonLine(info) : info.text + "\n")
         } catch {
@@ -43,7 +43,7 @@ struct InfoCommand: AsyncParsableCommand {
     /// The bytes and the header of the file (read without decoding pixels), or of the URL's
     /// bytes loaded through the cache.
     private func load() async throws -> (Data, ImageHeader) {
-        let coders = ImageCodersManager.standard()
+        let coders = ImageCodersManager.tool()
         guard let url = loadableURL(file) else {
             let data = try LocalFile.load(file)
             return (data, try coders.readHeader(data))

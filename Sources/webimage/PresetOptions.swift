@@ -74,7 +74,7 @@ struct PresetOptions: ParsableArguments {
         }
         return PresetRendering(
             renderer: ImageRenderer(
-                coders: .standard(), limits: limits, defaultQuality: transform.quality ?? 80, formatQuality: try transform.formatQualities()),
+                coders: .tool(), limits: limits, defaultQuality: transform.quality ?? 80, formatQuality: try transform.formatQualities()),
             options: options, watermark: try transform.watermark.data())
     }
 }

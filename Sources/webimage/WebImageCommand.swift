@@ -20,6 +20,12 @@ struct WebImageCommand: AsyncParsableCommand {
 
     /// Parses and runs, mapping usage errors to exit code 2 (ArgumentParser's default is 64).
     static func main() async {
+        // `webimage --version` alone answers before ArgumentParser builds the command tree, whose
+        // dynamic casts over the command types cost more than the rest of a start (docs/performance.md).
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            Terminal.out(configuration.version + "\n")
+            return
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -40,6 +40,7 @@ extension ImageFormat {
         }
         if sniffer.starts(with: Array("%PDF".utf8)) { return .pdf }
         if sniffer.looksLikeSVG { return .svg }
+        if let anymap = sniffer.netpbmFormat { return anymap }
         return .undefined
     }
 
@@ -62,6 +63,21 @@ extension ImageFormat {
 struct MagicBytes {
     let bytes: UnsafeRawBufferPointer
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The binary Netpbm maps: `P5` (grey), `P6` (RGB) or `P7` (PAM), followed by whitespace.
+    var netpbmFormat: ImageFormat? {
+        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P") else { return nil }
+        switch bytes[2] {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): break
+        default: return nil
+        }
+        switch bytes[1] {
+        case UInt8(ascii: "5"): return .pgm
+        case UInt8(ascii: "6"): return .ppm
+        case UInt8(ascii: "7"): return .pam
+        default: return nil
+        }
+    }
 
     func starts(with prefix: [UInt8]) -> Bool { matches(prefix, at: 0) }
 

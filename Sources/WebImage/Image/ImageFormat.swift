@@ -26,6 +26,15 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let ico = ImageFormat(rawValue: "ico")
     public static let pdf = ImageFormat(rawValue: "pdf")
     public static let svg = ImageFormat(rawValue: "svg")
+    /// Netpbm's binary pixmap (`P6`): 8-bit RGB, no compression.
+    public static let ppm = ImageFormat(rawValue: "ppm")
+    /// Netpbm's binary greymap (`P5`): 8-bit grey, no compression.
+    public static let pgm = ImageFormat(rawValue: "pgm")
+    /// Netpbm's arbitrary map (`P7`): 8-bit grey or RGB, with or without alpha.
+    public static let pam = ImageFormat(rawValue: "pam")
+    /// Any of ``ppm``, ``pgm`` or ``pam``, the writer choosing by the pixels (files named `.pnm`);
+    /// bytes are never detected as this, but as the specific map they hold.
+    public static let pnm = ImageFormat(rawValue: "pnm")
 
     /// The IANA media type, e.g. `image/webp`.
     public var mimeType: String {
@@ -44,6 +53,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         case .ico: "image/x-icon"
         case .pdf: "application/pdf"
         case .svg: "image/svg+xml"
+        case .ppm: "image/x-portable-pixmap"
+        case .pgm: "image/x-portable-graymap"
+        case .pam: "image/x-portable-arbitrarymap"
+        case .pnm: "image/x-portable-anymap"
         default: "application/octet-stream"
         }
     }
@@ -75,6 +88,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         case "ico": self = .ico
         case "pdf": self = .pdf
         case "svg": self = .svg
+        case "ppm": self = .ppm
+        case "pgm": self = .pgm
+        case "pam": self = .pam
+        case "pnm": self = .pnm
         default: return nil
         }
     }
