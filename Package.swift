@@ -268,7 +268,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings,
+            // The static Swift runtime links with --export-dynamic: ~49,000 symbols in the dynamic
+            // table, which every start's symbol lookups and the runtime's dladdr walk. Nothing
+            // looks the tool's symbols up at run time (docs/performance.md, "Start-up time").
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
 
         // MARK: Tests.
         .testTarget(

@@ -89,6 +89,7 @@ public struct PNMCoder: ImageCoding, ImageHeaderReading {
         let headerBytes = Array(header.utf8)
         var data = Data(count: headerBytes.count + pixels.size.pixelCount * channels)
         data.withUnsafeMutableBytes { out in
+            HugePages.advise(out)  // a fresh (calloc'd, untouched) block when large
             out.copyBytes(from: headerBytes)
             PNMRaster.encode(pixels, channels: channels, into: UnsafeMutableRawBufferPointer(rebasing: out[headerBytes.count...]))
         }

@@ -4,7 +4,8 @@ import Synchronization
 /// earlier image has already touched instead of a fresh allocation.
 ///
 /// A fresh multi-megabyte array costs a page fault per 4 KB page the first time it is written
-/// (a fifth of a large JPEG decode), and glibc keeps freed blocks of that size in its heap, so a
+/// (a fifth of a large JPEG decode; fresh arrays of 4 MiB or more ask for 2 MB pages, see
+/// `HugePages`), and glibc keeps freed blocks of that size in its heap, so a
 /// process that allocates and frees frames of one size grows past what it holds. Arrays whose
 /// owner knows they are finished go back with `recycle(_:)`; ``take(byteCount:)`` hands
 /// out a held array whose capacity fits, or allocates one.
@@ -141,7 +142,11 @@ public final class PixelStoragePool: Sendable {
             return bytes
         }
         if byteCount >= Self.minimumByteCount { state.withLock { $0.statistics.allocationCount += 1 } }
-        return [UInt8](unsafeUninitializedCapacity: byteCount) { _, initialized in initialized = byteCount }
+        return [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            // Untouched yet: a large one asks for 2 MB pages, so its first write faults 512× less.
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            initialized = byteCount
+        }
     }
 
     /// Gives `bytes` back for a later ``take(byteCount:)``. Arrays under ``minimumByteCount``
