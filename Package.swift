@@ -251,7 +251,7 @@ let package = Package(
         // MARK: Fuzz entry points: what the Fuzz/ package's libFuzzer targets and the replay tests run.
         .target(
             name: "WebImageFuzzing",
-            dependencies: ["WebImage", "WebImageCodecs", "WebImageTesting"],
+            dependencies: ["WebImage", "WebImageCodecs", "WebImagePNM", "WebImageTesting"],
             swiftSettings: swiftSettings),
 
         // MARK: Terminal drawing: kitty, iTerm2, sixel and half-block renderers and the terminal

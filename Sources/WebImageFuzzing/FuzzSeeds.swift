@@ -1,5 +1,6 @@
 public import Foundation
 import WebImageCodecs
+import WebImagePNM
 import WebImageTesting
 
 /// A starting input for a fuzz target, made by the project's own encoders or by hand.
@@ -35,6 +36,7 @@ extension FuzzTarget {
         case .jxl: try Self.jxlSeeds()
         case .tiff: try Self.tiffSeeds()
         case .svg: Self.svgSeeds
+        case .pnm: try Self.pnmSeeds()
         case .coders:
             try [Self.jpegSeeds()[0], Self.pngSeeds()[0], Self.pngSeeds()[2], Self.gifSeeds()[1], Self.webpSeeds()[2]]
         case .dataURL: Self.dataURLSeeds
@@ -130,6 +132,20 @@ extension FuzzTarget {
             FuzzSeed(name: "gradient-19x13.tif", data: try encode(ImageFixtures.gradient(width: 19, height: 13), as: .tiff)),
             FuzzSeed(name: "translucent-16x9.tif", data: try encode(ImageFixtures.translucentGradient(width: 16, height: 9), as: .tiff)),
             FuzzSeed(name: "pages-3.tif", data: try encode(ImageFixtures.animation(frames: 3), as: .tiff)),
+        ]
+    }
+
+    /// Our encoder's three maps, and a hand-written pixmap with comments and a maximum value of 15.
+    private static func pnmSeeds() throws -> [FuzzSeed] {
+        let coder = PNMCoder()
+        let options = ImageEncodingOptions()
+        return [
+            FuzzSeed(name: "gradient-19x13.ppm", data: try coder.encode(Image(pixels: ImageFixtures.gradient(width: 19, height: 13)), as: .ppm, options: options)),
+            FuzzSeed(name: "gradient-11x7.pgm", data: try coder.encode(Image(pixels: ImageFixtures.gradient(width: 11, height: 7)), as: .pgm, options: options)),
+            FuzzSeed(
+                name: "translucent-16x9.pam",
+                data: try coder.encode(Image(pixels: ImageFixtures.translucentGradient(width: 16, height: 9)), as: .pam, options: options)),
+            FuzzSeed(name: "commented-2x1.ppm", data: Data("P6 # comment\n2 1\n15\n".utf8) + [15, 0, 5, 0, 15, 10]),
         ]
     }
 

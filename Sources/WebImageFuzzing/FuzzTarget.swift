@@ -1,6 +1,7 @@
 public import Foundation
 public import WebImage
 import WebImageCodecs
+import WebImagePNM
 
 /// One fuzz entry point: the library code path a libFuzzer target drives with every input.
 ///
@@ -34,6 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case tiff
     /// `SVGCoder` (librsvg and cairo), rendered at its intrinsic size, as a thumbnail and scaled down.
     case svg
+    /// `PNMCoder` (our Netpbm header reader and raster expansion): P5, P6 and P7 maps.
+    case pnm
     /// `ImageFormat.detect(in:)`, `ImageFormat.isAnimated(_:)` and the standard
     /// `ImageCodersManager`'s sniff-and-decode path, over any bytes.
     case coders
@@ -73,6 +76,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jxl: DecoderExercise(decoder: JXLCoder()).run(input)
         case .tiff: DecoderExercise(decoder: TIFFCoder()).run(input)
         case .svg: DecoderExercise(decoder: SVGCoder()).run(input)
+        case .pnm: DecoderExercise(decoder: PNMCoder()).run(input)
         case .coders: DecoderExercise(decoder: ImageCodersManager.standard(), sniffs: true).run(input)
         case .dataURL: DataURLExercise.run(input)
         case .icc: ColorProfileExercise.run(input)
