@@ -23,6 +23,8 @@ enum JPEGDecoder {
                     let dcOnly = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
                     let filteredHeader = try dcOnly.readHeader(filteredBytes)
                     dcOnly.disableBlockSmoothing()
+                    // When every component is DC-only, no AC coefficient is ever read: not zeroed.
+                    dcOnly.skipCoefficientZeroing()
                     return try decode(dcOnly, header: filteredHeader, plan: plan, options: options, converter: colorConverter)
                 }
             }

@@ -95,6 +95,18 @@ final class JPEGDecompression {
         webimage_jpeg_set_block_smoothing(decoder, 0)
     }
 
+    /// Lets the next ``start(numerator:cmyk:)`` leave a progressive file's coefficient buffer
+    /// unzeroed where nothing reads a coefficient no scan wrote (block smoothing off, every
+    /// component's blocks one pixel); see `webimage_jpeg_skip_coefficient_zeroing`.
+    func skipCoefficientZeroing() {
+        webimage_jpeg_skip_coefficient_zeroing(decoder)
+    }
+
+    /// Whether the last ``start(numerator:cmyk:)`` left the coefficient buffer unzeroed.
+    var skippedCoefficientZeroing: Bool {
+        webimage_jpeg_coefficient_zeroing_skipped(decoder) != 0
+    }
+
     /// Starts decompressing at `numerator`/8 into 4-byte pixels: RGBA, or CMYK when `cmyk`.
     func start(numerator: Int, cmyk: Bool) throws -> PixelSize {
         var width: UInt32 = 0

@@ -110,20 +110,23 @@ enum HighBitDepthFixtures {
         return Data(file + blocks.flatMap { $0 })
     }
 
-    /// `png` encoded by `tool` with `arguments` (`{in}` and `{out}` stand for the files).
-    static func encoded(_ png: Data, tool name: String, _ arguments: [String], suffix: String) throws -> Data {
+    /// `input` (a PNG unless `inputSuffix` says otherwise) encoded by `tool` with `arguments`
+    /// (`{in}` and `{out}` stand for the files).
+    static func encoded(
+        _ input: Data, tool name: String, _ arguments: [String], suffix: String, inputSuffix: String = "png"
+    ) throws -> Data {
         guard let tool = ExternalDecoder.find(name) else {
             throw WebImageError(.unsupportedFormat, "\(name) is not installed (scripts/install-system-packages.sh installs it)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hibit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("in.png")
+        let inputFile = directory.appendingPathComponent("in.\(inputSuffix)")
         let output = directory.appendingPathComponent("out.\(suffix)")
-        try png.write(to: input)
+        try input.write(to: inputFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments.map { $0 == "{in}" ? input.path : $0 == "{out}" ? output.path : $0 }
+        process.arguments = arguments.map { $0 == "{in}" ? inputFile.path : $0 == "{out}" ? output.path : $0 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

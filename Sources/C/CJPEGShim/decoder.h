@@ -38,6 +38,13 @@ struct webimage_jpeg_decoder {
     struct jpeg_progress_mgr progress;
     int max_scans;
     int created;
+    /* webimage_jpeg_skip_coefficient_zeroing() was asked for; whether it took effect. */
+    int skip_coefficient_zeroing;
+    int coefficient_zeroing_skipped;
+    /* libjpeg's own request_virt_barray, which ours calls with pre_zero off. */
+    jvirt_barray_ptr (*library_request_virt_barray)(
+        j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocksperrow, JDIMENSION numrows,
+        JDIMENSION maxaccess);
     /* NULL for one-shot decoders (memory source). */
     webimage_jpeg_stream *stream;
 };
