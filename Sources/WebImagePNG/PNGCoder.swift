@@ -57,7 +57,7 @@ public struct PNGCoder: ImageCoding, ImageProgressiveDecoding {
     /// A decoder for a PNG that is still arriving (libpng's progressive reader): the rows so far, or
     /// one image per completed Adam7 pass for interlaced files; an APNG shows its default image.
     public func makeIncrementalDecoder(options: ImageDecodingOptions) -> any ImageIncrementalDecoding {
-        PNGIncrementalDecoder(options: options)
+        PNGIncrementalDecoder(options: options, converter: colorConverter)
     }
 
     /// Encodes `image` as PNG, or as APNG when it is animated (and not ``ImageEncodingOptions/firstFrameOnly``)

@@ -8,8 +8,15 @@ import WebImage
 /// image per completed pass, each pass filling the pixels it stands for (blocky, then sharper). The
 /// image is the default image (IDAT) of an APNG. The pixel limit is checked on IHDR's bytes and
 /// again when libpng has read IHDR, before the bitmap is allocated.
+///
+/// libpng's progressive reader gives 8-bit rows. A 16-bit still whose profile the one-shot decode
+/// converts from 16 bits (``ColorConverting/wideTransform(for:)``) keeps its bytes, and its last
+/// image is that one-shot decode, so it equals what ``PNGCoder/decode(_:options:)`` gives.
 final class PNGIncrementalDecoder: ImageIncrementalDecoding {
     private let options: ImageDecodingOptions
+    private let converter: (any ColorConverting)?
+    /// Every byte so far, kept only for a 16-bit file whose final image is decoded one-shot.
+    private var whole: Data?
     private var stream: OpaquePointer?
     private var progress = webimage_png_stream_progress()
     private var head = Data()
@@ -23,8 +30,9 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
     private var colorProfile: ColorProfile?
     private var orientation = ImageOrientation.up
 
-    init(options: ImageDecodingOptions) {
+    init(options: ImageDecodingOptions, converter: (any ColorConverting)? = nil) {
         self.options = options
+        self.converter = converter
     }
 
     deinit {
@@ -43,6 +51,7 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
                 throw WebImageError.tooManyPixels(width: size.width, height: size.height, limit: options.maxPixelCount)
             }
         }
+        whole?.append(data)
         if !preambleRead {
             preamble.append(data)
             // More than a profile's worth of chunks before the image data: none is looked for.
@@ -68,6 +77,11 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
                     let chunks = PNGChunkReader(bytes: bytes).chunks()
                     if options.colorPolicy != .ignore { colorProfile = PNGColorProfile.read(bytes, chunks: chunks, header: header) }
                     orientation = PNGExifOrientation.orientation(in: bytes, chunks: chunks)
+                }
+                if header.bitDepth == 16, options.colorPolicy == .sRGB, let colorProfile,
+                    converter?.wideTransform(for: colorProfile) != nil
+                {
+                    whole = preamble  // every byte so far
                 }
                 (preambleRead, preamble) = (true, Data())
             }
@@ -107,6 +121,14 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
         let passes = Int(progress.completed_passes)
         if !complete {
             if interlaced ? passes <= shownPasses : rows <= shownRows { return nil }
+        }
+        if complete, let whole {
+            self.whole = nil
+            let oneShot = try PNGDecoder.decode(whole, options: options, converter: converter)
+            if oneShot.animation == nil {
+                shownFinal = true
+                return oneShot
+            }
         }
         let size = PixelSize(width: Int(progress.header.width), height: Int(progress.header.height))
         let straight = PixelBuffer(width: size.width, height: size.height, alphaMode: .straight) { out in

@@ -208,3 +208,26 @@ extension HighBitDepthColourTests {
         }
     }
 }
+
+extension HighBitDepthColourTests {
+    @Test("a 16-bit PNG decoded as it arrives ends with the one-shot decode's pixels")
+    func incrementalEndsLikeOneShot() throws {
+        let coders = ImageCodersManager.standard()
+        for interlaced in [false, true] {
+            let data = HighBitDepthFixtures.png(profile: TestColorProfiles.linearSRGB, interlaced: interlaced)
+            let decoder = coders.makeIncrementalDecoder(options: ImageDecodingOptions())
+            var last: Image?
+            var offset = 0
+            while offset < data.count {
+                let end = min(data.count, offset + 777)
+                try decoder.append(data.subdata(in: offset..<end))
+                if let image = try decoder.currentImage() { last = image }
+                offset = end
+            }
+            #expect(decoder.isComplete)
+            let oneShot = try coders.decode(data)
+            let same = last?.pixels == oneShot.pixels
+            #expect(same, "interlaced \(interlaced): the last incremental image differs from the one-shot decode")
+        }
+    }
+}
