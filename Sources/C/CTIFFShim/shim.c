@@ -8,16 +8,13 @@
 
 #include <tiffio.h>
 
+#include "reader.h"
+
 /* ---- Errors ------------------------------------------------------------------------------------
    Every file gets per-handle handlers (TIFFOpenOptions, libtiff 4.5+) that keep the first error's
    text and drop warnings; returning 1 stops libtiff from also calling the process-wide handlers.
    The process-wide handlers are cleared once as well, for the few messages libtiff reports before a
    handle exists. */
-
-typedef struct {
-    char text[512];
-    int set;
-} webimage_tiff_errors;
 
 static void record(webimage_tiff_errors *errors, const char *module, const char *fmt, va_list ap) {
     if (errors->set) return;
@@ -30,7 +27,7 @@ static void record(webimage_tiff_errors *errors, const char *module, const char 
     errors->set = 1;
 }
 
-static void record_text(webimage_tiff_errors *errors, const char *text) {
+void webimage_tiff_record_text(webimage_tiff_errors *errors, const char *text) {
     if (errors->set) return;
     snprintf(errors->text, sizeof errors->text, "%s", text);
     errors->set = 1;
@@ -78,14 +75,6 @@ static int64_t seek_target(uint64_t position, uint64_t size, toff_t offset, int 
 }
 
 /* ---- Reading -------------------------------------------------------------------------------- */
-
-struct webimage_tiff {
-    webimage_tiff_errors errors; /* first: handlers get this struct's address */
-    TIFF *tif;
-    const uint8_t *data;
-    uint64_t size;
-    uint64_t position;
-};
 
 static tmsize_t read_proc(thandle_t handle, void *buffer, tmsize_t count) {
     webimage_tiff *t = (webimage_tiff *)handle;
@@ -166,7 +155,7 @@ int webimage_tiff_page_count(webimage_tiff *t, int limit) {
     return (int)count < limit ? (int)count : limit;
 }
 
-static int alpha_kind(TIFF *tif, uint16_t photometric, uint16_t samples) {
+int webimage_tiff_alpha_kind(TIFF *tif, uint16_t photometric, uint16_t samples) {
     uint16_t extra_count = 0;
     uint16_t *extra = NULL;
     if (TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra_count, &extra) && extra_count > 0 && extra) {
@@ -181,13 +170,13 @@ static int alpha_kind(TIFF *tif, uint16_t photometric, uint16_t samples) {
 int webimage_tiff_read_page_info(webimage_tiff *t, int index, webimage_tiff_page *page) {
     TIFF *tif = t->tif;
     if (index < 0 || (TIFFCurrentDirectory(tif) != (tdir_t)index && !TIFFSetDirectory(tif, (tdir_t)index))) {
-        record_text(&t->errors, "cannot read the page's directory");
+        webimage_tiff_record_text(&t->errors, "cannot read the page's directory");
         return -1;
     }
     uint32_t width = 0, height = 0;
     uint16_t bits = 1, samples = 1, photometric = 0, orientation = ORIENTATION_TOPLEFT, compression = 1;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height)) {
-        record_text(&t->errors, "the page has no ImageWidth or ImageLength");
+        webimage_tiff_record_text(&t->errors, "the page has no ImageWidth or ImageLength");
         return -1;
     }
     TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
@@ -198,7 +187,7 @@ int webimage_tiff_read_page_info(webimage_tiff *t, int index, webimage_tiff_page
     page->width = width;
     page->height = height;
     page->orientation = (orientation >= 1 && orientation <= 8) ? orientation : ORIENTATION_TOPLEFT;
-    page->has_alpha = alpha_kind(tif, photometric, samples) != 0;
+    page->has_alpha = webimage_tiff_alpha_kind(tif, photometric, samples) != 0;
     page->bits_per_sample = bits;
     page->samples_per_pixel = samples;
     page->photometric = photometric;
@@ -226,7 +215,7 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
     if (TIFFIsTiled(tif) || bits != 8 || planar != PLANARCONFIG_CONTIG || compression == COMPRESSION_OJPEG ||
         compression == COMPRESSION_JPEG)
         return 0;
-    int alpha = alpha_kind(tif, photometric, samples);
+    int alpha = webimage_tiff_alpha_kind(tif, photometric, samples);
     int colour;
     uint16_t inkset = INKSET_CMYK;
     TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &inkset);
@@ -244,7 +233,7 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
     if (strip_size <= 0 || (uint64_t)strip_size < row_bytes * rows_per_strip) return 0;
     uint8_t *strip = _TIFFmalloc(strip_size);
     if (!strip) {
-        record_text(&t->errors, "out of memory for a strip");
+        webimage_tiff_record_text(&t->errors, "out of memory for a strip");
         *result = -1;
         return 1;
     }
@@ -254,7 +243,7 @@ static int decode_direct(webimage_tiff *t, uint32_t width, uint32_t height, uint
         tmsize_t wanted = (tmsize_t)(row_bytes * rows);
         tmsize_t got = TIFFReadEncodedStrip(tif, TIFFComputeStrip(tif, row, 0), strip, wanted);
         if (got < wanted) {
-            record_text(&t->errors, "a strip is truncated or corrupt");
+            webimage_tiff_record_text(&t->errors, "a strip is truncated or corrupt");
             *result = -1;
             break;
         }
@@ -291,7 +280,7 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
     uint32_t width = 0, height = 0;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height) ||
         (uint64_t)width * height * 4 != rgba_size) {
-        record_text(&t->errors, "the page's size does not match the output buffer");
+        webimage_tiff_record_text(&t->errors, "the page's size does not match the output buffer");
         return -1;
     }
     int result = 0;
@@ -300,12 +289,12 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
 
     char reason[1024] = "";
     if (!TIFFRGBAImageOK(tif, reason)) {
-        record_text(&t->errors, reason[0] ? reason : "unsupported TIFF layout");
+        webimage_tiff_record_text(&t->errors, reason[0] ? reason : "unsupported TIFF layout");
         return -1;
     }
     TIFFRGBAImage image;
     if (!TIFFRGBAImageBegin(&image, tif, 1, reason)) {
-        record_text(&t->errors, reason[0] ? reason : "cannot start decoding");
+        webimage_tiff_record_text(&t->errors, reason[0] ? reason : "cannot start decoding");
         return -1;
     }
     /* Ask for the file's own orientation: rows come out as stored, top to bottom (the Orientation
@@ -316,112 +305,9 @@ int webimage_tiff_decode_page(webimage_tiff *t, uint8_t *rgba, size_t rgba_size,
     *premultiplied = image.alpha != 0;
     TIFFRGBAImageEnd(&image);
     if (!ok) {
-        record_text(&t->errors, "the image data is truncated or corrupt");
+        webimage_tiff_record_text(&t->errors, "the image data is truncated or corrupt");
         return -1;
     }
-    return 0;
-}
-
-/* ---- 16-bit RGB strips and tiles, for colour management at full precision ------------------- */
-
-int webimage_tiff_wide_band_rows(webimage_tiff *t) {
-    TIFF *tif = t->tif;
-    uint32_t width = 0, height = 0, rows = 0, tile_width = 0;
-    uint16_t bits = 1, samples = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, compression = 1;
-    uint16_t format = SAMPLEFORMAT_UINT;
-    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height)) return 0;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric) ||
-        (photometric != PHOTOMETRIC_RGB && photometric != PHOTOMETRIC_MINISBLACK))
-        return 0;
-    if (bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG || compression == COMPRESSION_OJPEG ||
-        compression == COMPRESSION_JPEG)
-        return 0;
-    int alpha = alpha_kind(tif, photometric, samples);
-    int colour = photometric == PHOTOMETRIC_RGB ? 3 : 1;
-    /* Associated alpha keeps libtiff's path: colours times coverage are not colours. */
-    if (!(samples == colour || (samples == colour + 1 && alpha == EXTRASAMPLE_UNASSALPHA))) return 0;
-    if (TIFFIsTiled(tif)) {
-        if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width) || !TIFFGetField(tif, TIFFTAG_TILELENGTH, &rows)) return 0;
-        tmsize_t tile_size = TIFFTileSize(tif);
-        if (tile_width == 0 || rows == 0 || tile_size <= 0 ||
-            (uint64_t)tile_size < (uint64_t)tile_width * rows * samples * 2)
-            return 0;
-        /* A band is one row of tiles, cut to the image. */
-        if (rows > height) rows = height;
-    } else {
-        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
-        if (rows == 0 || rows > height) rows = height;
-        tmsize_t strip_size = TIFFStripSize(tif);
-        if (strip_size <= 0 || (uint64_t)strip_size < (uint64_t)width * samples * 2 * rows) return 0;
-    }
-    return (int)(rows > INT32_MAX ? INT32_MAX : rows);
-}
-
-/* `count` pixels of `samples` 16-bit samples to RGBA16: grey (1), grey + alpha (2), RGB (3) or RGBA
-   (4); alpha 0xFFFF when there is none. */
-static void expand_rgba16(const uint16_t *in, uint16_t *out, uint64_t count, uint16_t samples) {
-    int grey = samples < 3;
-    for (uint64_t i = 0; i < count; i++, in += samples, out += 4) {
-        uint16_t r = in[0], g = grey ? in[0] : in[1], b = grey ? in[0] : in[2];
-        uint16_t a = samples == 2 ? in[1] : samples == 4 ? in[3] : 0xFFFF;
-        out[0] = r;
-        out[1] = g;
-        out[2] = b;
-        out[3] = a;
-    }
-}
-
-static int read_tile_row16(webimage_tiff *t, uint32_t width, uint16_t samples, uint32_t first_row, uint32_t rows,
-                           uint16_t *rgba16) {
-    TIFF *tif = t->tif;
-    uint32_t tile_width = 0, tile_length = 0;
-    TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tile_width);
-    TIFFGetField(tif, TIFFTAG_TILELENGTH, &tile_length);
-    tmsize_t tile_size = TIFFTileSize(tif);
-    uint16_t *tile = _TIFFmalloc(tile_size);
-    if (!tile) {
-        record_text(&t->errors, "out of memory for a tile");
-        return -1;
-    }
-    int result = 0;
-    for (uint32_t x = 0; x < width; x += tile_width) {
-        if (TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x, first_row, 0, 0), tile, tile_size) < tile_size) {
-            record_text(&t->errors, "a tile is truncated or corrupt");
-            result = -1;
-            break;
-        }
-        uint32_t columns = width - x < tile_width ? width - x : tile_width;
-        for (uint32_t y = 0; y < rows && y < tile_length; y++) {
-            expand_rgba16(tile + (uint64_t)y * tile_width * samples, rgba16 + ((uint64_t)y * width + x) * 4, columns, samples);
-        }
-    }
-    _TIFFfree(tile);
-    return result;
-}
-
-int webimage_tiff_read_band16(webimage_tiff *t, uint32_t first_row, uint32_t rows, uint16_t *rgba16) {
-    TIFF *tif = t->tif;
-    uint32_t width = 0;
-    uint16_t samples = 1;
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
-    if (TIFFIsTiled(tif)) return read_tile_row16(t, width, samples, first_row, rows, rgba16);
-    uint64_t row_samples = (uint64_t)width * samples;
-    tmsize_t wanted = (tmsize_t)(row_samples * 2 * rows);
-    /* The strip is decoded into the end of the band (it is never larger than the RGBA16 rows) and
-       expanded forwards: each pixel's output starts at or before its input. */
-    uint16_t *strip = rgba16 + ((uint64_t)width * 4 - row_samples) * rows;
-    tmsize_t got = TIFFReadEncodedStrip(tif, TIFFComputeStrip(tif, first_row, 0), strip, wanted);
-    if (got < wanted) {
-        record_text(&t->errors, "a strip is truncated or corrupt");
-        return -1;
-    }
-    if (samples != 4) expand_rgba16(strip, rgba16, (uint64_t)width * rows, samples);
     return 0;
 }
 
@@ -512,7 +398,7 @@ int webimage_tiff_writer_add_page(webimage_tiff_writer *w, const uint8_t *rgba, 
                                   uint32_t icc_length) {
     TIFF *tif = w->tif;
     if (!tif) {
-        record_text(&w->errors, "the file is already finished");
+        webimage_tiff_record_text(&w->errors, "the file is already finished");
         return -1;
     }
     uint16_t samples = keep_alpha ? 4 : 3;
@@ -535,13 +421,13 @@ int webimage_tiff_writer_add_page(webimage_tiff_writer *w, const uint8_t *rgba, 
     if (ok && icc != NULL && icc_length > 0) ok = TIFFSetField(tif, TIFFTAG_ICCPROFILE, icc_length, icc);
     if (ok) ok = TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
     if (!ok) {
-        record_text(&w->errors, "cannot set the page's tags");
+        webimage_tiff_record_text(&w->errors, "cannot set the page's tags");
         return -1;
     }
     /* The predictor rewrites the row it is given, so each row is copied first. */
     uint8_t *row = malloc((size_t)width * samples);
     if (!row) {
-        record_text(&w->errors, "out of memory");
+        webimage_tiff_record_text(&w->errors, "out of memory");
         return -1;
     }
     int result = 0;
@@ -553,13 +439,13 @@ int webimage_tiff_writer_add_page(webimage_tiff_writer *w, const uint8_t *rgba, 
             for (uint32_t x = 0; x < width; x++) memcpy(row + (size_t)x * 3, in + (size_t)x * 4, 3);
         }
         if (TIFFWriteScanline(tif, row, y, 0) < 0) {
-            record_text(&w->errors, "cannot write a row");
+            webimage_tiff_record_text(&w->errors, "cannot write a row");
             result = -1;
         }
     }
     free(row);
     if (result == 0 && !TIFFWriteDirectory(tif)) {
-        record_text(&w->errors, "cannot write the page's directory");
+        webimage_tiff_record_text(&w->errors, "cannot write the page's directory");
         result = -1;
     }
     return result;
@@ -571,7 +457,7 @@ int webimage_tiff_writer_finish(webimage_tiff_writer *w, const uint8_t **bytes, 
         w->tif = NULL;
     }
     if (w->errors.set || w->size == 0) {
-        record_text(&w->errors, "nothing was written");
+        webimage_tiff_record_text(&w->errors, "nothing was written");
         return -1;
     }
     *bytes = w->data;
