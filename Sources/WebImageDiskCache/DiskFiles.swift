@@ -31,9 +31,9 @@ struct DiskFiles: Sendable {
     /// original was hashed as it was stored); rows holding one are still checked with it
     /// (``matches(_:checksum:)``).
     static func checksum(_ data: Data) -> Data {
-        let crc = data.withUnsafeBytes { raw -> UInt32 in
-            guard let base = raw.baseAddress else { return UInt32(truncatingIfNeeded: crc32_z(0, nil, 0)) }
-            return UInt32(truncatingIfNeeded: crc32_z(0, base.assumingMemoryBound(to: UInt8.self), raw.count))
+        // zlib gives 0, the CRC of nothing, for a null buffer.
+        let crc = data.withUnsafeBytes { raw in
+            UInt32(truncatingIfNeeded: crc32_z(0, raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
         }
         return withUnsafeBytes(of: crc.bigEndian) { Data($0) }
     }

@@ -1,13 +1,9 @@
 import Foundation
 import Testing
-import WebImage
 import WebImageTesting
 
+@testable import WebImage
 @testable import WebImageJPEG
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A 1/8 decode of a progressive JPEG without its AC scans leaves libjpeg's coefficient buffer
 /// unzeroed when every component's blocks become one pixel: the pixels stay the full decode's
@@ -34,10 +30,9 @@ struct JPEGUnzeroedCoefficientsTests {
     /// Runs `body` with glibc filling every fresh allocation with 0x5A (`mallopt(M_PERTURB)`).
     static func withGarbageMemory<T>(_ body: () throws -> T) rethrows -> T {
         #if canImport(Glibc)
-            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-            let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt").map { unsafeBitCast($0, to: Mallopt.self) }
-            _ = mallopt?(-6, 0xA5)  // M_PERTURB: fresh memory gets ~0xA5
-            defer { _ = mallopt?(-6, 0) }
+            let perturb: Int32 = -6  // M_PERTURB: fresh memory gets ~0xA5
+            _ = GlibcExtensions.mallopt?(perturb, 0xA5)
+            defer { _ = GlibcExtensions.mallopt?(perturb, 0) }
         #endif
         return try body()
     }
