@@ -15,100 +15,69 @@ int wik_supported_level(void) {
     return WIK_LEVEL_PORTABLE;
 }
 
-// A level the CPU lacks (or the portable one, which Swift runs itself) is a caller's bug.
+// A level the CPU lacks (or the portable one, which Swift runs itself) is a caller's bug; off
+// x86-64 every level is (the vector kernels are not compiled, and the calls drop out).
+#if defined(__x86_64__)
 #define WIK_DISPATCH(level, avx2, avx512)  \
     switch (level) {                        \
     case WIK_LEVEL_AVX2: avx2; break;       \
     case WIK_LEVEL_AVX512: avx512; break;   \
     default: abort();                       \
     }
+#else
+#define WIK_DISPATCH(level, avx2, avx512) ((void)(level), abort())
+#endif
 
 void wik_resample_horizontal(int level, const uint8_t *source, ptrdiff_t sourceRowBytes, uint8_t *output,
                              ptrdiff_t outputRowBytes, ptrdiff_t rows, ptrdiff_t width, const int16_t *taps,
                              ptrdiff_t tapStride, const ptrdiff_t *starts, const ptrdiff_t *counts) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level,
                  wik_horizontal_avx2(source, sourceRowBytes, output, outputRowBytes, rows, width, taps, tapStride,
                                      starts, counts),
                  wik_horizontal_avx512(source, sourceRowBytes, output, outputRowBytes, rows, width, taps, tapStride,
-                                       starts, counts))
-#else
-    abort();
-#endif
+                                       starts, counts));
 }
 
 void wik_resample_vertical_row(int level, const uint8_t *first, ptrdiff_t rowBytes, const int16_t *taps,
                                ptrdiff_t count, uint8_t *output) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_vertical_avx2(first, rowBytes, rowBytes, taps, count, output),
-                 wik_vertical_avx512(first, rowBytes, rowBytes, taps, count, output))
-#else
-    abort();
-#endif
+                 wik_vertical_avx512(first, rowBytes, rowBytes, taps, count, output));
 }
 
 void wik_box_reduce2_row(int level, const uint8_t *first, const uint8_t *second, ptrdiff_t width, uint8_t *output) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_box_reduce2_avx2(first, second, width, output),
-                 wik_box_reduce2_avx512(first, second, width, output))
-#else
-    abort();
-#endif
+                 wik_box_reduce2_avx512(first, second, width, output));
 }
 
 // The alpha conversions are memory-bound: AVX-512 runs the AVX2 kernels.
 void wik_premultiply(int level, uint8_t *pixels, ptrdiff_t count) {
-#if defined(__x86_64__)
-    WIK_DISPATCH(level, wik_premultiply_avx2(pixels, count), wik_premultiply_avx2(pixels, count))
-#else
-    abort();
-#endif
+    WIK_DISPATCH(level, wik_premultiply_avx2(pixels, count), wik_premultiply_avx2(pixels, count));
 }
 
 void wik_unpremultiply(int level, uint8_t *pixels, ptrdiff_t count) {
-#if defined(__x86_64__)
-    WIK_DISPATCH(level, wik_unpremultiply_avx2(pixels, count), wik_unpremultiply_avx2(pixels, count))
-#else
-    abort();
-#endif
+    WIK_DISPATCH(level, wik_unpremultiply_avx2(pixels, count), wik_unpremultiply_avx2(pixels, count));
 }
 
 // The blur's box passes (blur_avx2.c, blur_avx512.c).
 void wik_blur_add_rows(int level, int32_t *sum, const int32_t *added, const int32_t *removed, ptrdiff_t count,
                        int32_t *copy) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_blur_add_rows_avx2(sum, added, removed, count, copy),
-                 wik_blur_add_rows_avx512(sum, added, removed, count, copy))
-#else
-    abort();
-#endif
+                 wik_blur_add_rows_avx512(sum, added, removed, count, copy));
 }
 
 void wik_blur_add_byte_rows(int level, int32_t *sum, const uint8_t *added, const uint8_t *removed, ptrdiff_t count,
                             int32_t *copy) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_blur_add_byte_rows_avx2(sum, added, removed, count, copy),
-                 wik_blur_add_byte_rows_avx512(sum, added, removed, count, copy))
-#else
-    abort();
-#endif
+                 wik_blur_add_byte_rows_avx512(sum, added, removed, count, copy));
 }
 
 void wik_blur_store(int level, const int32_t *values, ptrdiff_t count, uint32_t multiplier, uint8_t *output) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_blur_store_avx2(values, count, multiplier, output),
-                 wik_blur_store_avx512(values, count, multiplier, output))
-#else
-    abort();
-#endif
+                 wik_blur_store_avx512(values, count, multiplier, output));
 }
 
 void wik_blur_horizontal(int level, uint8_t *pixels, ptrdiff_t rowBytes, ptrdiff_t rows, ptrdiff_t width,
                          const ptrdiff_t *radii, uint32_t multiplier, int32_t *scratch) {
-#if defined(__x86_64__)
     WIK_DISPATCH(level, wik_blur_horizontal_avx2(pixels, rowBytes, rows, width, radii, multiplier, scratch),
-                 wik_blur_horizontal_avx512(pixels, rowBytes, rows, width, radii, multiplier, scratch))
-#else
-    abort();
-#endif
+                 wik_blur_horizontal_avx512(pixels, rowBytes, rows, width, radii, multiplier, scratch));
 }
