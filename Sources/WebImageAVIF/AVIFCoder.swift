@@ -76,9 +76,7 @@ public struct AVIFCoder: ImageCoding {
             let profile = options.colorPolicy == .ignore ? nil : info.colorProfile
             // A 10- or 12-bit image with a non-sRGB profile is converted from its own samples.
             var wide: PixelBuffer?
-            if options.colorPolicy == .sRGB, info.bitDepth > 8, let profile,
-                let transform = colorConverter?.wideTransform(for: profile)
-            {
+            if let transform = options.wideTransform(for: profile, bitDepth: info.bitDepth, converter: colorConverter) {
                 wide = try session.wideRGBA(
                     at: 0, maxPixelCount: options.maxPixelCount, transform: transform,
                     allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) })

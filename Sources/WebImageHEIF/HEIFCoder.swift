@@ -77,9 +77,7 @@ public struct HEIFCoder: ImageCoding {
             let profile = options.colorPolicy == .ignore ? nil : primary.colorProfile
             // A 10- or 12-bit image with a non-sRGB profile is converted from its own samples.
             var wide: PixelBuffer?
-            if options.colorPolicy == .sRGB, source.bitDepth > 8, let profile,
-                let transform = colorConverter?.wideTransform(for: profile)
-            {
+            if let transform = options.wideTransform(for: profile, bitDepth: source.bitDepth, converter: colorConverter) {
                 wide = try source.decodeWide(
                     maxPixelCount: options.maxPixelCount, transform: transform,
                     allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) })

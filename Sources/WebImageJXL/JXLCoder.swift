@@ -89,10 +89,8 @@ public struct JXLCoder: ImageCoding {
         let profile = options.colorPolicy == .ignore ? nil : stream.colorProfile
         // A still image of more than 8 bits in a non-sRGB space is converted from 16-bit samples;
         // an animation's frames are converted by the manager, through the profile.
-        var wide: (any WideColorTransform)?
-        if !animated, options.colorPolicy == .sRGB, info.bits_per_sample > 8, let profile {
-            wide = colorConverter?.wideTransform(for: profile)
-        }
+        let wide =
+            animated ? nil : options.wideTransform(for: profile, bitDepth: Int(info.bits_per_sample), converter: colorConverter)
         let first = try stream.decodeFrame(maxPixelCount: options.maxPixelCount, wideTransform: wide)
         let pixels = first.size == target ? first : Resampler.resample(first, to: target)
         let source =

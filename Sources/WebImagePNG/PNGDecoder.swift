@@ -23,7 +23,7 @@ enum PNGDecoder {
         }
         // An animation's frames are converted by the manager as they are decoded, through the
         // profile the image keeps: its default image takes the same 8-bit path.
-        let convertsWide = options.colorPolicy == .sRGB && animation == nil && converter != nil
+        let convertsWide = animation == nil
         let (straight, header, profile, orientation) = try data.withUnsafeBytes { bytes in
             let chunks = PNGChunkReader(bytes: bytes).chunks()
             var profile: ColorProfile?
@@ -39,8 +39,8 @@ enum PNGDecoder {
                 bytes, maxPixelCount: options.maxPixelCount, checkSize: { try options.checkPixelLimit($0) },
                 allowsWideBuffer: { options.allowsWideBuffer(pixelCount: $0) },
                 wideTransform: { header in
-                    guard convertsWide, let profile = readProfile(header) else { return nil }
-                    return converter?.wideTransform(for: profile)
+                    guard convertsWide else { return nil }
+                    return options.wideTransform(for: readProfile(header), bitDepth: header.bitDepth, converter: converter)
                 })
             let kept = converted ? nil : readProfile(header)
             return (pixels, header, kept, PNGExifOrientation.orientation(in: bytes, chunks: chunks))

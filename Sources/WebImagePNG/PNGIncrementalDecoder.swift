@@ -78,9 +78,7 @@ final class PNGIncrementalDecoder: ImageIncrementalDecoding {
                     if options.colorPolicy != .ignore { colorProfile = PNGColorProfile.read(bytes, chunks: chunks, header: header) }
                     orientation = PNGExifOrientation.orientation(in: bytes, chunks: chunks)
                 }
-                if header.bitDepth == 16, options.colorPolicy == .sRGB, let colorProfile,
-                    converter?.wideTransform(for: colorProfile) != nil
-                {
+                if options.wideTransform(for: colorProfile, bitDepth: header.bitDepth, converter: converter) != nil {
                     whole = preamble  // every byte so far
                 }
                 (preambleRead, preamble) = (true, Data())

@@ -75,8 +75,8 @@ public struct TIFFCoder: ImageCoding {
         // A single 16-bit page with a non-sRGB profile is converted from its 16-bit samples; pages
         // of a multi-page file are converted by the manager as frames, through the profile.
         var wide: PixelBuffer?
-        if !animated, options.colorPolicy == .sRGB, let profile = first.colorProfile, first.bitsPerSample == 16,
-            let transform = converter?.wideTransform(for: profile)
+        if !animated, first.bitsPerSample == 16,
+            let transform = options.wideTransform(for: first.colorProfile, bitDepth: first.bitsPerSample, converter: converter)
         {
             wide = try file.decodeWidePage(
                 0, maxPixelCount: options.maxPixelCount, transform: transform,

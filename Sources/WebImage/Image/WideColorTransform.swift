@@ -22,6 +22,17 @@ extension ImageDecodingOptions {
     /// How many rows of 16-bit samples a decoder holds at once when it converts band by band.
     package static let wideBandRowCount = 64
 
+    /// The transform a decoder of a source of `bitDepth` bits a sample, carrying `profile`,
+    /// converts with at the source's precision: one when the colour policy converts to sRGB, the
+    /// source has more than 8 bits and `converter` makes one for the profile (it makes none for
+    /// sRGB and near-sRGB profiles); nil when the decoder takes the 8-bit path.
+    package func wideTransform(
+        for profile: ColorProfile?, bitDepth: Int, converter: (any ColorConverting)?
+    ) -> (any WideColorTransform)? {
+        guard colorPolicy == .sRGB, bitDepth > 8, let profile, let converter else { return nil }
+        return converter.wideTransform(for: profile)
+    }
+
     /// Whether a buffer of `pixelCount` 16-bit RGBA pixels (8 bytes each) fits in the memory
     /// ``maxPixelCount`` allows an 8-bit decode (4 bytes a pixel): decoders that must hold a whole
     /// 16-bit image at once ask before allocating it, and decode to 8 bits first when it does not.
