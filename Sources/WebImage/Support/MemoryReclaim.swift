@@ -53,7 +53,7 @@ public enum MemoryReclaim {
     /// request: libjpeg's whole-image coefficient buffer, zeroed on fresh pages. A `perf record`
     /// of `webimage serve` making cold 256 px thumbnails of 10 MP progressive photos put 15 % of
     /// its CPU in that `memset` and its page faults and 2 % in `brk` giving the pages back; with
-    /// freed memory kept, 6 % and none (Benchmarks/serve-compare.sh; docs/performance.md).
+    /// freed memory kept, 6 % and none (docs/service.md, "Speed beside thumbor").
     /// Allocations of `bytes / 4` (at most 32 MB) or more are still mapped on their own and
     /// returned on `free`.
     /// What is kept goes back when the service idles (``now()``) and after heavy jobs
