@@ -15,16 +15,17 @@ enum JPEGDecoder {
             let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
             let header = try decompression.readHeader(bytes)
             let plan = try plan(for: header, options: options, decompression: decompression)
+            let dcOnlyComponents = header.isProgressive ? decompression.dcOnlyComponents() : []
             if skippingUnusedScans, header.isProgressive, plan.scaleNumerator < JPEGScale.fullSize,
-                let filtered = JPEGScanFilter.droppingACScans(of: decompression.dcOnlyComponents(), in: bytes)
+                let filtered = JPEGScanFilter.droppingACScans(of: dcOnlyComponents, in: bytes)
             {
                 // Only the DC scans of the components a block becomes one pixel of (the same pixels).
                 return try filtered.withUnsafeBytes { filteredBytes in
                     let dcOnly = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
                     let filteredHeader = try dcOnly.readHeader(filteredBytes)
                     dcOnly.disableBlockSmoothing()
-                    // When every component is DC-only, no AC coefficient is ever read: not zeroed.
-                    dcOnly.skipCoefficientZeroing()
+                    // Their coefficient arrays need hold the DC coefficients alone.
+                    dcOnly.storeDCOnly(dcOnlyComponents)
                     return try decode(dcOnly, header: filteredHeader, plan: plan, options: options, converter: colorConverter)
                 }
             }

@@ -95,16 +95,17 @@ final class JPEGDecompression {
         webimage_jpeg_set_block_smoothing(decoder, 0)
     }
 
-    /// Lets the next ``start(numerator:cmyk:)`` leave a progressive file's coefficient buffer
-    /// unzeroed where nothing reads a coefficient no scan wrote (block smoothing off, every
-    /// component's blocks one pixel); see `webimage_jpeg_skip_coefficient_zeroing`.
-    func skipCoefficientZeroing() {
-        webimage_jpeg_skip_coefficient_zeroing(decoder)
+    /// Tells the next ``start(numerator:cmyk:)`` that the stream has no AC scans for
+    /// `components` (``JPEGScanFilter`` left them out): those whose blocks become one pixel keep
+    /// their DC coefficients alone, in a 64th of the memory; see `webimage_jpeg_store_dc_only`.
+    func storeDCOnly(_ components: Set<UInt8>) {
+        let identifiers = components.sorted().map { Int32($0) }
+        webimage_jpeg_store_dc_only(decoder, identifiers, Int32(identifiers.count))
     }
 
-    /// Whether the last ``start(numerator:cmyk:)`` left the coefficient buffer unzeroed.
-    var skippedCoefficientZeroing: Bool {
-        webimage_jpeg_coefficient_zeroing_skipped(decoder) != 0
+    /// How many components the last ``start(numerator:cmyk:)`` stored DC-only.
+    var dcOnlyArrays: Int {
+        Int(webimage_jpeg_dc_only_arrays(decoder))
     }
 
     /// Starts decompressing at `numerator`/8 into 4-byte pixels: RGBA, or CMYK when `cmyk`.

@@ -10,6 +10,8 @@
 
 #include "CJPEGShim.h"
 
+struct webimage_jpeg_dc_array;
+
 typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
@@ -38,18 +40,27 @@ struct webimage_jpeg_decoder {
     struct jpeg_progress_mgr progress;
     int max_scans;
     int created;
-    /* webimage_jpeg_skip_coefficient_zeroing() was asked for; whether it took effect. */
-    int skip_coefficient_zeroing;
-    int coefficient_zeroing_skipped;
-    /* libjpeg's own request_virt_barray, which ours calls with pre_zero off. */
+    /* The components webimage_jpeg_store_dc_only() named (by identifier), and the DC-only arrays
+       the last webimage_jpeg_start() made (dc_store.c). */
+    int dc_only_identifiers[4];
+    int dc_only_count;
+    int requested_arrays;
+    int dc_only_arrays;
+    struct webimage_jpeg_dc_array *dc_arrays;
+    /* libjpeg's own virtual block arrays, for every other component. */
     jvirt_barray_ptr (*library_request_virt_barray)(
         j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocksperrow, JDIMENSION numrows,
         JDIMENSION maxaccess);
+    JBLOCKARRAY (*library_access_virt_barray)(
+        j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows, boolean writable);
     /* NULL for one-shot decoders (memory source). */
     webimage_jpeg_stream *stream;
 };
 
 void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err);
+/* Before jpeg_start_decompress (output size computed): routes the coefficient arrays of the
+   components webimage_jpeg_store_dc_only() named, where it applies, to DC-only arrays. */
+void webimage_jpeg_install_dc_arrays(webimage_jpeg_decoder *decoder);
 void webimage_jpeg_progress(j_common_ptr cinfo);
 /* Fills `header` from the markers read (after jpeg_read_header). */
 void webimage_jpeg_fill_header(webimage_jpeg_decoder *decoder, webimage_jpeg_header *header);

@@ -217,39 +217,6 @@ void webimage_jpeg_set_block_smoothing(webimage_jpeg_decoder *decoder, int enabl
     decoder->cinfo.do_block_smoothing = enabled ? TRUE : FALSE;
 }
 
-void webimage_jpeg_skip_coefficient_zeroing(webimage_jpeg_decoder *decoder) {
-    decoder->skip_coefficient_zeroing = 1;
-}
-
-int webimage_jpeg_coefficient_zeroing_skipped(const webimage_jpeg_decoder *decoder) {
-    return decoder->coefficient_zeroing_skipped;
-}
-
-/* libjpeg's request_virt_barray with pre_zero off: installed only when no unwritten coefficient
-   is ever read (see webimage_jpeg_skip_coefficient_zeroing). */
-static jvirt_barray_ptr webimage_jpeg_request_unzeroed_barray(
-    j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocksperrow, JDIMENSION numrows,
-    JDIMENSION maxaccess) {
-    (void)pre_zero;
-    webimage_jpeg_decoder *decoder = (webimage_jpeg_decoder *)cinfo->client_data;
-    decoder->coefficient_zeroing_skipped = 1;
-    return decoder->library_request_virt_barray(cinfo, pool_id, FALSE, blocksperrow, numrows, maxaccess);
-}
-
-/* Whether every component's blocks become one pixel at the scale set (after the output size was
-   computed): the inverse DCT then reads each block's DC coefficient alone. */
-static int webimage_jpeg_every_block_one_pixel(const struct jpeg_decompress_struct *cinfo) {
-    for (int ci = 0; ci < cinfo->num_components; ci++) {
-        const jpeg_component_info *component = &cinfo->comp_info[ci];
-#if JPEG_LIB_VERSION >= 70
-        if (component->DCT_h_scaled_size != 1 || component->DCT_v_scaled_size != 1) return 0;
-#else
-        if (component->DCT_scaled_size != 1) return 0;
-#endif
-    }
-    return cinfo->num_components > 0;
-}
-
 int webimage_jpeg_start(
     webimage_jpeg_decoder *decoder, unsigned int scale_num, webimage_jpeg_output output, unsigned int *width,
     unsigned int *height) {
@@ -260,14 +227,9 @@ int webimage_jpeg_start(
     cinfo->dct_method = JDCT_ISLOW;
     cinfo->do_fancy_upsampling = TRUE;
     cinfo->out_color_space = output == WEBIMAGE_JPEG_OUTPUT_CMYK ? JCS_CMYK : JCS_EXT_RGBA;
-    if (decoder->skip_coefficient_zeroing && cinfo->progressive_mode && !cinfo->do_block_smoothing &&
-        !cinfo->arith_code) {
-        jpeg_calc_output_dimensions(cinfo);
-        if (webimage_jpeg_every_block_one_pixel(cinfo) &&
-            cinfo->mem->request_virt_barray != webimage_jpeg_request_unzeroed_barray) {
-            decoder->library_request_virt_barray = cinfo->mem->request_virt_barray;
-            cinfo->mem->request_virt_barray = webimage_jpeg_request_unzeroed_barray;
-        }
+    if (decoder->dc_only_count > 0) {
+        jpeg_calc_output_dimensions(cinfo); /* the scaled block sizes */
+        webimage_jpeg_install_dc_arrays(decoder);
     }
     if (!jpeg_start_decompress(cinfo)) {
         snprintf(decoder->err.message, sizeof decoder->err.message, "JPEG decompression suspended");

@@ -91,16 +91,15 @@ int webimage_jpeg_component_scales(
    arrived yet) on or off for the next webimage_jpeg_start(); it is on by default. */
 void webimage_jpeg_set_block_smoothing(webimage_jpeg_decoder *decoder, int enabled);
 
-/* Asks the next webimage_jpeg_start() not to zero the whole-image coefficient buffer of a
-   progressive file. It takes effect only where nothing reads a coefficient that no scan wrote:
-   block smoothing off and every component's blocks becoming one pixel (libjpeg's 1x1 inverse DCT
-   reads the DC coefficient alone, which the first DC scan of a component assigns). A 1/8 decode of
-   a stream without its AC scans (JPEGScanFilter) is such a case: zeroing its tens of MB of AC
-   coefficients, never read, was 6 % of a cold thumbnail's CPU. */
-void webimage_jpeg_skip_coefficient_zeroing(webimage_jpeg_decoder *decoder);
+/* Tells the next webimage_jpeg_start() that the stream carries no AC scan for the components
+   `identifiers` names (JPEGScanFilter left them out). Those whose blocks become one pixel at the
+   scale set, in a Huffman-coded progressive file decoded with block smoothing off, get an array
+   that stores each block's DC coefficient alone (see dc_store.c): the same coefficients for
+   libjpeg, in a 64th of the memory. */
+void webimage_jpeg_store_dc_only(webimage_jpeg_decoder *decoder, const int *identifiers, int count);
 
-/* 1 when the last webimage_jpeg_start() left the coefficient buffer unzeroed, else 0. */
-int webimage_jpeg_coefficient_zeroing_skipped(const webimage_jpeg_decoder *decoder);
+/* How many components the last webimage_jpeg_start() gave a DC-only array. */
+int webimage_jpeg_dc_only_arrays(const webimage_jpeg_decoder *decoder);
 
 /* Starts decompression at `scale_num`/8 with islow IDCT and fancy upsampling (libjpeg's defaults),
    and reports the output size. For progressive files this reads every scan. */
