@@ -37,6 +37,18 @@ struct PixelBufferTests {
         #expect(flat.isOpaque)
     }
 
+    @Test("Flattening opaque pixels gives the same bytes, straight, whatever the background", arguments: [AlphaMode.straight, .premultiplied])
+    func flattenOpaque(mode: AlphaMode) {
+        var pixels = PixelBuffer(width: 3, height: 1, alphaMode: mode)
+        for x in 0..<3 { pixels[x, 0] = RGBA8(r: UInt8(x * 90), g: 7, b: 200) }
+        let flat = pixels.flattened(over: RGBA8(r: 9, g: 250, b: 3))
+        #expect(flat.bytes == pixels.bytes)
+        #expect(flat.alphaMode == .straight)
+        // One translucent pixel: composited as before.
+        pixels[2, 0] = RGBA8(r: 255, g: 0, b: 0, a: 128)
+        #expect(pixels.flattened(over: .white).bytes != pixels.bytes)
+    }
+
     @Test("All eight EXIF orientations put the stored top-left pixel where they should", arguments: ImageOrientation.allCases)
     func orientations(orientation: ImageOrientation) {
         // A 3×2 image with distinct pixels; marker at stored (0, 0).
