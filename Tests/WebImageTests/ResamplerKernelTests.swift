@@ -16,6 +16,26 @@ struct ResamplerKernelTests {
         (PixelSize(width: 301, height: 203), PixelSize(width: 75, height: 50)),
     ]
 
+    @Test("Weight tables come from the cache only for the same input, output, extent and filter")
+    func cachedTables() {
+        func same(_ a: Resampler.Contributions, _ b: Resampler.Contributions) -> Bool {
+            a.starts == b.starts && a.counts == b.counts && a.weights == b.weights && a.taps == b.taps && a.stride == b.stride
+        }
+        let cases: [(Int, Int, Double, Resampler.Filter)] = [
+            (544, 256, 544, .lanczos3), (544, 256, 543.5, .lanczos3), (544, 256, 544, .catmullRom), (545, 256, 544, .lanczos3),
+            (544, 255, 544, .lanczos3),
+        ]
+        for _ in 0..<2 {  // the second round comes from the cache
+            for (input, output, extent, filter) in cases {
+                let cached = Resampler.Contributions.cached(input: input, output: output, extent: extent, filter: filter)
+                let fresh = Resampler.Contributions(input: input, output: output, extent: extent, filter: filter)
+                #expect(same(cached, fresh), "\(input)→\(output) over \(extent), \(filter)")
+            }
+        }
+        let key = Resampler.Contributions.Key(input: 544, output: 256, extent: Double(544).bitPattern, filter: .lanczos3)
+        #expect(Resampler.Contributions.recent.contains(key))
+    }
+
     @Test("The exact single pass matches a scalar reference within ±1", arguments: Resampler.Filter.allCases)
     func exactPass(filter: Resampler.Filter) {
         var generator = SplitMix64(seed: 14)

@@ -121,11 +121,7 @@ extension PixelBuffer {
     /// For encoders of formats without alpha (JPEG). Opaque pixels are their own flattening: they
     /// are only relabelled straight (one read pass, no copy).
     public func flattened(over background: RGBA8) -> PixelBuffer {
-        if isOpaque {
-            var same = self
-            same.alphaMode = .straight
-            return same
-        }
+        if isOpaque { return relabelled(.straight) }
         let source = self.premultiplied()
         let bg = [UInt32(background.r), UInt32(background.g), UInt32(background.b)]
         return source.bytes.withUnsafeBufferPointer { src in

@@ -33,7 +33,7 @@ extension Resampler {
         _ source: PixelBuffer, to width: Int, extent: Double, filter: Filter, parallelism: Int = 1,
         kernels: PixelKernels = .active
     ) -> PixelBuffer {
-        let plan = Contributions(input: source.width, output: width, extent: extent, filter: filter)
+        let plan = Contributions.cached(input: source.width, output: width, extent: extent, filter: filter)
         return horizontal(source, plan: plan, parallelism: parallelism, kernels: kernels)
     }
 
@@ -97,7 +97,7 @@ extension Resampler {
         _ source: PixelBuffer, to height: Int, extent: Double, filter: Filter, parallelism: Int = 1,
         kernels: PixelKernels = .active
     ) -> PixelBuffer {
-        let plan = Contributions(input: source.height, output: height, extent: extent, filter: filter)
+        let plan = Contributions.cached(input: source.height, output: height, extent: extent, filter: filter)
         return vertical(source, plan: plan, parallelism: parallelism, kernels: kernels)
     }
 

@@ -154,7 +154,7 @@ public enum Resampler {
     ///
     /// The kernels read `taps`, the same weights as Int16 (they are at most a little over 2^14):
     /// products of a byte and an Int16 are what SSE2's multiply-add instruction computes.
-    struct Contributions {
+    struct Contributions: Sendable {
         var starts: [Int] = []
         var counts: [Int] = []
         var weights: [Int32] = []
