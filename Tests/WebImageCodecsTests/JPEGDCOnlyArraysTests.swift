@@ -15,13 +15,10 @@ struct JPEGDCOnlyArraysTests {
     /// A noisy `width`×`height` picture as a binary PPM (cjpeg's input).
     static func ppm(width: Int, height: Int) -> Data {
         var bytes = Array("P6\n\(width) \(height)\n255\n".utf8)
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var noise = SplitMix64(seed: 0x2545_F491_4F6C_DD1D)
         for y in 0..<height {
             for x in 0..<width {
-                state ^= state << 13
-                state ^= state >> 7
-                state ^= state << 17
-                bytes += [UInt8(truncatingIfNeeded: x + y), UInt8(truncatingIfNeeded: state % 97 + 60), UInt8(truncatingIfNeeded: x * y)]
+                bytes += [UInt8(truncatingIfNeeded: x + y), UInt8(truncatingIfNeeded: noise.next() % 97 + 60), UInt8(truncatingIfNeeded: x * y)]
             }
         }
         return Data(bytes)
