@@ -62,6 +62,48 @@ struct JPEGScanSkipDifferentialTests {
         #expect(JPEGScanSkipDifferential.firstDifference(in: Data(chroma)) == nil)
     }
 
+    /// An 8×8 grey progressive JPEG whose only block is zero but for its DC coefficient, in
+    /// `1 + 63 × (1 + refinements)` scans: a DC scan, then every AC coefficient in a band of its
+    /// own, first at 2^refinements precision, then refined bit by bit.
+    static func manyScans(refinements: UInt8) -> Data {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += JPEGTestData.segment(0xDB, [0] + [UInt8](repeating: 8, count: 64))
+        bytes += JPEGTestData.segment(0xC2, [8, 0, 8, 0, 8, 1, 1, 0x11, 0])
+        // One 1-bit code in each table: DC category 0, AC end-of-band (run of 1).
+        bytes += JPEGTestData.segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0])
+        bytes += JPEGTestData.segment(0xC4, [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0])
+        // Each scan's data is that one code, "0", padded with ones.
+        bytes += JPEGTestData.segment(0xDA, [1, 1, 0x00, 0, 0, 0]) + [0x7F]
+        for coefficient in UInt8(1)...63 {
+            bytes += JPEGTestData.segment(0xDA, [1, 1, 0x00, coefficient, coefficient, refinements]) + [0x7F]
+            for bit in stride(from: refinements, to: 0, by: -1) {
+                bytes += JPEGTestData.segment(0xDA, [1, 1, 0x00, coefficient, coefficient, bit << 4 | (bit - 1)]) + [0x7F]
+            }
+        }
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
+    @Test("more scans than the limit, past it only through AC scans that are left out: refused both ways")
+    func scanLimit() throws {
+        let options = ImageDecodingOptions(thumbnailPixelSize: PixelSize(width: 1, height: 1))
+        // 1 + 63 × 7 = 442 scans, within the limit: the 1/8 decode leaves 441 out.
+        let within = Self.manyScans(refinements: 6)
+        var arrays: [Int] = []
+        let image = try JPEGDecoder.decode(within, options: options, leftOutScans: { arrays.append($0) })
+        #expect(arrays == [1])
+        #expect(image.pixels == (try JPEGDecoder.decode(within, options: options, skippingUnusedScans: false)).pixels)
+        #expect(JPEGScanSkipDifferential.firstDifference(in: within) == nil)
+        // 1 + 63 × 9 = 568 scans.
+        let beyond = Self.manyScans(refinements: 8)
+        for skipping in [false, true] {
+            let error = try #require(throws: WebImageError.self) {
+                try JPEGDecoder.decode(beyond, options: options, skippingUnusedScans: skipping)
+            }
+            #expect(error.code == .badImageData && error.message.contains("progressive scans"), "\(error)")
+        }
+        #expect(JPEGScanSkipDifferential.firstDifference(in: beyond) == nil)
+    }
+
     @Test("a difference in size, orientation or a single pixel byte is reported")
     func reportsDifferences() throws {
         let pixels = ImageFixtures.gradient(width: 4, height: 3)
