@@ -15,10 +15,11 @@ import WebImage
 /// same error code.
 ///
 /// One difference is by design (docs/formats.md, "Unused progressive scans are left out"):
-/// damage inside the entropy data of a scan that is left out is never read, so a skipping decode
-/// may succeed where the plain one failed. It is accepted only when the filter really left scans
-/// out, the plain failure is ``WebImageError/Code/badImageData``, and the filtered stream on its
-/// own decodes the plain way too (so libjpeg accepts every byte the skipping decode read).
+/// damage inside a scan that is left out is never read, so a skipping decode may succeed where the
+/// plain one failed (libjpeg only warns about broken entropy data, but refuses a scan header that
+/// names a Huffman table the file never defines). It is accepted only when the filter really left
+/// scans out, the plain failure is ``WebImageError/Code/badImageData``, and the filtered stream on
+/// its own decodes the plain way too (so libjpeg accepts every byte the skipping decode read).
 ///
 /// Where the skipping decode left scans out and succeeded, it must also have stored every
 /// component whose blocks become one pixel in a DC-only array: that is what drives the fuzzer
