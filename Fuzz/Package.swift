@@ -6,7 +6,7 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
 /// One libFuzzer executable per entry point of `WebImageFuzzing.FuzzTarget` (`fuzz-jpeg`, …).
-let entryPoints = ["jpeg", "png", "gif", "gif-lzw-differential", "webp", "avif", "heif", "jxl", "tiff", "svg", "pnm", "coders", "data-url", "icc", "metadata"]
+let entryPoints = ["jpeg", "png", "gif", "gif-lzw-differential", "jpeg-scan-skip-differential", "webp", "avif", "heif", "jxl", "tiff", "svg", "pnm", "coders", "data-url", "icc", "metadata"]
 
 // The fuzzers live in their own package so that the library's build and CI never see them.
 // Build and run them with ./run.sh (it passes -sanitize=fuzzer,address); see README.md.

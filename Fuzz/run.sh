@@ -22,7 +22,7 @@
 set -euo pipefail
 
 FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ALL_TARGETS=(jpeg png gif gif-lzw-differential webp avif heif jxl tiff svg pnm coders data-url icc metadata)
+ALL_TARGETS=(jpeg png gif gif-lzw-differential jpeg-scan-skip-differential webp avif heif jxl tiff svg pnm coders data-url icc metadata)
 cd "$FUZZ_DIR"
 
 build() {

@@ -30,6 +30,7 @@ extension FuzzTarget {
         case .jpeg: try Self.jpegSeeds()
         case .png: try Self.pngSeeds()
         case .gif, .gifLZWDifferential: try Self.gifSeeds()
+        case .jpegScanSkipDifferential: try Self.progressiveJPEGSeeds()
         case .webp: try Self.webpSeeds()
         case .avif: try Self.avifSeeds()
         case .heif: try Self.heifSeeds()
@@ -67,6 +68,61 @@ extension FuzzTarget {
             FuzzSeed(name: "gradient-8x8-q10.jpg", data: try encode(ImageFixtures.gradient(width: 8, height: 8), as: .jpeg, quality: 0.1)),
             FuzzSeed(name: "translucent-64x3.jpg", data: try encode(ImageFixtures.translucentGradient(width: 64, height: 3), as: .jpeg, quality: 0.5)),
         ]
+    }
+
+    /// Progressive JPEGs of a detailed picture (every scan carries data): 4:2:0 from our encoder,
+    /// plain and with EXIF orientation 6; from cjpeg 4:2:2, 4:4:4, 4:4:0, grey, restart intervals
+    /// (every MCU row, every 2 MCUs), odd sizes, and a scan script of its own (DC scans per
+    /// component with successive approximation, luma's AC split into bands and refined twice).
+    private static func progressiveJPEGSeeds() throws -> [FuzzSeed] {
+        func ours(_ width: Int, _ height: Int, orientation: Int? = nil) throws -> Data {
+            let metadata = ImageMetadata(exif: orientation.map { MetadataFixtures.exif(orientation: $0) })
+            return try seedCoders.encode(
+                Image(pixels: ProgressiveFixtures.texture(width: width, height: height), metadata: metadata), as: .jpeg,
+                options: ImageEncodingOptions(quality: 0.8, progressive: true, metadataPolicy: .keepAll))
+        }
+        let scanScript = """
+            0: 0 0 0 1; 1: 0 0 0 0; 2: 0 0 0 0;
+            0: 1 5 0 2; 0: 6 63 0 2; 1: 1 63 0 1; 2: 1 63 0 1;
+            0: 1 63 2 1; 0: 1 63 1 0; 0: 0 0 1 0; 1: 1 63 1 0; 2: 1 63 1 0;
+            """
+        return [
+            FuzzSeed(name: "yuv420-41x29.jpg", data: try ours(41, 29)),
+            FuzzSeed(name: "yuv420-exif6-36x20.jpg", data: try ours(36, 20, orientation: 6)),
+            FuzzSeed(name: "yuv422-67x35.jpg", data: try cjpeg(67, 35, ["-sample", "2x1"])),
+            FuzzSeed(name: "yuv444-48x40.jpg", data: try cjpeg(48, 40, ["-sample", "1x1"])),
+            FuzzSeed(name: "yuv440-27x45.jpg", data: try cjpeg(27, 45, ["-sample", "1x2"])),
+            FuzzSeed(name: "grey-53x31.jpg", data: try cjpeg(53, 31, ["-grayscale"])),
+            FuzzSeed(name: "restart-rows-75x19.jpg", data: try cjpeg(75, 19, ["-restart", "1"])),
+            FuzzSeed(name: "restart-blocks-yuv444-33x17.jpg", data: try cjpeg(33, 17, ["-sample", "1x1", "-restart", "2B"])),
+            FuzzSeed(name: "scan-script-yuv444-40x24.jpg", data: try cjpeg(40, 24, ["-sample", "1x1"], scans: scanScript)),
+        ]
+    }
+
+    /// A progressive JPEG of a `width`×`height` texture written by libjpeg-turbo's cjpeg with
+    /// `arguments`, and `scans` as its scan script (`-scans`) when given.
+    private static func cjpeg(_ width: Int, _ height: Int, _ arguments: [String], scans: String? = nil) throws -> Data {
+        guard let tool = ExternalTool.find("cjpeg") else {
+            throw WebImageError(.unsupportedFormat, "cjpeg is not installed (scripts/install-system-packages.sh installs it)")
+        }
+        let ppm = try PNMCoder().encode(
+            Image(pixels: ProgressiveFixtures.texture(width: width, height: height)), as: .ppm,
+            options: ImageEncodingOptions())
+        var options = ["-quality", "85"] + arguments
+        var script: URL?
+        if let scans {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("scans-\(UUID().uuidString).txt")
+            try Data(scans.utf8).write(to: file)
+            script = file
+            options += ["-scans", file.path]
+        } else {
+            options.append("-progressive")
+        }
+        defer { script.map { try? FileManager.default.removeItem(at: $0) } }
+        guard let jpeg = ExternalTool.run(tool, options, input: ppm) else {
+            throw WebImageError(.encodingFailed, "cjpeg \(options.joined(separator: " ")) failed")
+        }
+        return jpeg
     }
 
     private static func pngSeeds() throws -> [FuzzSeed] {

@@ -23,6 +23,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Differential: every image of the input decoded by our LZW decoder and by giflib (whole,
     /// and cut short as incremental decoding sees it) must come out identical.
     case gifLZWDifferential = "gif-lzw-differential"
+    /// Differential: a progressive JPEG decoded at thumbnail sizes with its unused AC scans left
+    /// out (and DC-only coefficient arrays) and the plain libjpeg way must come out identical.
+    case jpegScanSkipDifferential = "jpeg-scan-skip-differential"
     /// `WebPCoder`, still and animated (libwebp, demux). The RIFF size is repaired first.
     case webp
     /// `AVIFCoder` (libavif with its AV1 decoders), still and animated.
@@ -69,6 +72,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 .contractViolation("our LZW decoder and giflib differ: \(difference)")
             } else {
                 ImageFormat.detect(in: input) == .gif ? .accepted : .rejected(.badImageData)
+            }
+        case .jpegScanSkipDifferential:
+            if let difference = JPEGScanSkipDifferential.firstDifference(
+                in: input, maxPixelCount: DecoderExercise.maxPixelCount)
+            {
+                .contractViolation("skipping unused progressive scans changes the decode: \(difference)")
+            } else {
+                ImageFormat.detect(in: input) == .jpeg ? .accepted : .rejected(.badImageData)
             }
         case .webp: DecoderExercise(decoder: WebPCoder()).run(InputRepair.riffSizeRepaired(input))
         case .avif: DecoderExercise(decoder: AVIFCoder()).run(input)

@@ -6,18 +6,17 @@ import WebImage
 enum JPEGDecoder {
     /// Decodes `data` as ``JPEGCoder/decode(_:options:)`` describes. A progressive file decoded at
     /// 1/8 leaves out the AC scans it does not use, unless `skippingUnusedScans` is false (tests
-    /// compare the two).
+    /// and ``JPEGScanSkipDifferential`` compare the two); when it does, `leftOutScans` is told how
+    /// many components the decode kept DC-only arrays for.
     static func decode(
         _ data: Data, options: ImageDecodingOptions, colorConverter: (any ColorConverting)? = nil,
-        skippingUnusedScans: Bool = true
+        skippingUnusedScans: Bool = true, leftOutScans: (_ dcOnlyArrays: Int) -> Void = { _ in }
     ) throws -> Image {
         try data.withUnsafeBytes { bytes in
             let decompression = try JPEGDecompression(maxPixelCount: options.maxPixelCount)
-            let header = try decompression.readHeader(bytes)
-            let plan = try plan(for: header, options: options, decompression: decompression)
-            let dcOnlyComponents = header.isProgressive ? decompression.dcOnlyComponents() : []
-            if skippingUnusedScans, header.isProgressive, plan.scaleNumerator < JPEGScale.fullSize,
-                let filtered = JPEGScanFilter.droppingACScans(of: dcOnlyComponents, in: bytes)
+            let (header, plan, dcOnlyComponents) = try readPlan(bytes, options: options, decompression: decompression)
+            if skippingUnusedScans,
+                let filtered = withoutUnusedScans(bytes, header: header, plan: plan, dcOnlyComponents: dcOnlyComponents)
             {
                 // Only the DC scans of the components a block becomes one pixel of (the same pixels).
                 return try filtered.withUnsafeBytes { filteredBytes in
@@ -26,11 +25,33 @@ enum JPEGDecoder {
                     dcOnly.disableBlockSmoothing()
                     // Their coefficient arrays need hold the DC coefficients alone.
                     dcOnly.storeDCOnly(dcOnlyComponents)
-                    return try decode(dcOnly, header: filteredHeader, plan: plan, options: options, converter: colorConverter)
+                    let image = try decode(dcOnly, header: filteredHeader, plan: plan, options: options, converter: colorConverter)
+                    leftOutScans(dcOnly.dcOnlyArrays)
+                    return image
                 }
             }
             return try decode(decompression, header: header, plan: plan, options: options, converter: colorConverter)
         }
+    }
+
+    /// Reads the header of `bytes`, plans the decode and names the components whose blocks become
+    /// one pixel at the plan's scale (none for a baseline file).
+    static func readPlan(
+        _ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions, decompression: JPEGDecompression
+    ) throws -> (header: JPEGDecompression.Header, plan: JPEGDecodePlan, dcOnlyComponents: Set<UInt8>) {
+        let header = try decompression.readHeader(bytes)
+        let plan = try plan(for: header, options: options, decompression: decompression)
+        return (header, plan, header.isProgressive ? decompression.dcOnlyComponents() : [])
+    }
+
+    /// `bytes` without the AC scans of `dcOnlyComponents` (``JPEGScanFilter``) when `plan` decodes
+    /// a progressive file below full size; nil when nothing is left out.
+    static func withoutUnusedScans(
+        _ bytes: UnsafeRawBufferPointer, header: JPEGDecompression.Header, plan: JPEGDecodePlan,
+        dcOnlyComponents: Set<UInt8>
+    ) -> [UInt8]? {
+        guard header.isProgressive, plan.scaleNumerator < JPEGScale.fullSize else { return nil }
+        return JPEGScanFilter.droppingACScans(of: dcOnlyComponents, in: bytes)
     }
 
     /// Decodes the pixels of a decompression whose header has been read, as `plan` says.

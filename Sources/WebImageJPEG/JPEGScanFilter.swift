@@ -12,8 +12,10 @@ import Foundation
 /// stream (SOF2) whose scans bring every coefficient of every component to full precision gives
 /// nil, and the caller decodes the original bytes. So truncated and structurally damaged files fail
 /// as they always did, and files with a broken progression (which libjpeg decodes with block
-/// smoothing, guessing what never arrived) keep libjpeg's guesses. Damage inside the entropy data
-/// of a scan that is left out is never read.
+/// smoothing, guessing what never arrived) keep libjpeg's guesses; so do files with more scans than
+/// ``JPEGDecompression/maxScans``, which the full decode refuses even when the extra scans are ones
+/// the filter would leave out. Damage inside the entropy data of a scan that is left out is never
+/// read.
 enum JPEGScanFilter {
     /// `bytes` without the AC scans (spectral start above 0) of the components in `dropping`, or
     /// nil when the stream is not one the filter handles or nothing would be dropped.
@@ -25,6 +27,7 @@ enum JPEGScanFilter {
         var position = 2
         var progression: Progression?
         var dropped = 0
+        var scans = 0
         while true {
             // A marker: 0xFF, optional fill bytes (more 0xFF), then the code.
             guard position < bytes.count, bytes[position] == 0xFF else { return nil }
@@ -54,7 +57,8 @@ enum JPEGScanFilter {
                 position = segmentEnd
                 continue
             }
-            guard let scan = scanHeader(bytes, codeIndex: codeIndex, length: length),
+            scans += 1
+            guard scans <= Int(JPEGDecompression.maxScans), let scan = scanHeader(bytes, codeIndex: codeIndex, length: length),
                 progression?.apply(scan) == true, let dataEnd = entropyDataEnd(bytes, from: segmentEnd)
             else { return nil }
             if scan.spectralStart > 0, scan.components.allSatisfy(dropping.contains) {

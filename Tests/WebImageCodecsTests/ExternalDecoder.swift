@@ -1,39 +1,16 @@
 import Foundation
 import WebImage
+import WebImageTesting
 
 /// Independent decoders installed on the machine (Debian's djpeg, dwebp, pngtopam, giftopnm, or
 /// Pillow), used to check that what our encoders write is read the same way by other software.
 enum ExternalDecoder {
-    /// The first of `names` found on PATH.
-    static func find(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    /// The first of `names` found on PATH (``ExternalTool/find(_:)``).
+    static func find(_ name: String) -> String? { ExternalTool.find(name) }
 
     /// Runs `tool` with `arguments`, feeding `input` on stdin; returns stdout, or nil on failure.
     static func run(_ tool: String, _ arguments: [String], input: Data) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        // Write on another thread so a large output cannot deadlock against a full input pipe.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? output : nil
+        ExternalTool.run(tool, arguments, input: input)
     }
 
     /// Decodes with the Debian command-line decoder for `format`, as straight RGBA.
