@@ -50,10 +50,11 @@ public enum MemoryReclaim {
     /// `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TOP_PAD_` win). By default glibc returns the top of
     /// its main heap once more than twice its (adaptive, 32 MB at most) mmap threshold is free,
     /// so a server decoding two large JPEGs at a time gave back and refaulted tens of MB per
-    /// request: libjpeg's whole-image coefficient buffer, zeroed on fresh pages. A `perf record`
-    /// of `webimage serve` making cold 256 px thumbnails of 10 MP progressive photos put 15 % of
-    /// its CPU in that `memset` and its page faults and 2 % in `brk` giving the pages back; with
-    /// freed memory kept, 6 % and none (docs/service.md, "Speed beside thumbor").
+    /// request (decoded pixels, libjpeg's coefficient arrays), zeroed on fresh pages. A `perf
+    /// record` of `webimage serve` making cold 256 px thumbnails of 10 MP progressive photos put
+    /// 15 % of its CPU in that `memset` and its page faults and 2 % in `brk` giving the pages back;
+    /// with freed memory kept, 6 % and none (docs/service.md, "Speed beside thumbor"). Most of
+    /// those arrays are now DC-only and small, but 4:2:0 chroma and the pixels still come and go.
     /// Allocations of `bytes / 4` (at most 32 MB) or more are still mapped on their own and
     /// returned on `free`.
     /// What is kept goes back when the service idles (``now()``) and after heavy jobs
