@@ -44,20 +44,13 @@ public enum ColorReference {
     /// lcms2 will not mix integer and floating-point formats in one transform, so the 8-bit
     /// samples arrive as doubles.
     private static func transform(_ samples: [Double], from profile: ColorProfile, format: cmsUInt32Number, count: Int) -> [Double]? {
-        let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
-        let sRGB = api.cmsCreate_sRGBProfile()
-        defer {
-            _ = api.cmsCloseProfile(source)
-            _ = api.cmsCloseProfile(sRGB)
+        withTransform(from: profile, input: format, output: webimage_lcms2_rgb_double, flags: cmsUInt32Number(cmsFLAGS_NOCACHE)) {
+            made in
+            var input = samples
+            var output = [Double](repeating: 0, count: count * 3)
+            api.cmsDoTransform(made, &input, &output, cmsUInt32Number(count))
+            return output.map { Swift.min(1, Swift.max(0, $0)) }
         }
-        guard let made = api.cmsCreateTransform(
-            source, format, sRGB, webimage_lcms2_rgb_double, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE))
-        else { return nil }
-        defer { api.cmsDeleteTransform(made) }
-        var input = samples
-        var output = [Double](repeating: 0, count: count * 3)
-        api.cmsDoTransform(made, &input, &output, cmsUInt32Number(count))
-        return output.map { Swift.min(1, Swift.max(0, $0)) }
     }
 
     /// CIEDE2000 between the 8-bit sRGB RGBA pixels `rgba` and `reference` (three sRGB doubles
@@ -172,19 +165,31 @@ extension ColorReference {
         pixelCount: Int? = nil, outputSamples: Int = 4
     ) -> [Output]? {
         let count = pixelCount ?? samples.count / 4
+        return withTransform(from: profile, input: input, output: output, flags: cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA)) {
+            made in
+            var from = samples
+            var to = [Output](repeating: 0, count: count * outputSamples)
+            api.cmsDoTransform(made, &from, &to, cmsUInt32Number(count))
+            return to
+        }
+    }
+
+    /// `body`'s result with a perceptual lcms2 transform from `profile` to sRGB (made and deleted
+    /// here); nil when lcms2 cannot use the profile.
+    private static func withTransform<Result>(
+        from profile: ColorProfile, input: cmsUInt32Number, output: cmsUInt32Number, flags: cmsUInt32Number,
+        _ body: (cmsHTRANSFORM) -> Result
+    ) -> Result? {
         let source = profile.data.withUnsafeBytes { api.cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         let sRGB = api.cmsCreate_sRGBProfile()
         defer {
             _ = api.cmsCloseProfile(source)
             _ = api.cmsCloseProfile(sRGB)
         }
-        guard let made = api.cmsCreateTransform(
-            source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA))
-        else { return nil }
+        guard let made = api.cmsCreateTransform(source, input, sRGB, output, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
+            return nil
+        }
         defer { api.cmsDeleteTransform(made) }
-        var from = samples
-        var to = [Output](repeating: 0, count: count * outputSamples)
-        api.cmsDoTransform(made, &from, &to, cmsUInt32Number(count))
-        return to
+        return body(made)
     }
 }
