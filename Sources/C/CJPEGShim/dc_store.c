@@ -74,11 +74,7 @@ static int webimage_jpeg_component_is_dc_only(const webimage_jpeg_decoder *decod
     const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (index >= cinfo->num_components) return 0;
     const jpeg_component_info *component = &cinfo->comp_info[index];
-#if JPEG_LIB_VERSION >= 70
-    if (component->DCT_h_scaled_size != 1 || component->DCT_v_scaled_size != 1) return 0;
-#else
-    if (component->DCT_scaled_size != 1) return 0;
-#endif
+    if (webimage_jpeg_block_size(component) != 1) return 0;
     for (int i = 0; i < decoder->dc_only_count; i++) {
         if (decoder->dc_only_identifiers[i] == component->component_id) return 1;
     }

@@ -57,6 +57,17 @@ struct webimage_jpeg_decoder {
     webimage_jpeg_stream *stream;
 };
 
+/* The size, in pixels, libjpeg's inverse DCT makes of each of `component`'s 8x8 blocks at the
+   scale set (the larger side where libjpeg scales the two apart). */
+static inline int webimage_jpeg_block_size(const jpeg_component_info *component) {
+#if JPEG_LIB_VERSION >= 70
+    int width = component->DCT_h_scaled_size, height = component->DCT_v_scaled_size;
+    return width > height ? width : height;
+#else
+    return component->DCT_scaled_size;
+#endif
+}
+
 void webimage_jpeg_install_errors(webimage_jpeg_error_mgr *err);
 /* Before jpeg_start_decompress (output size computed): routes the coefficient arrays of the
    components webimage_jpeg_store_dc_only() named, where it applies, to DC-only arrays. */

@@ -203,12 +203,7 @@ int webimage_jpeg_component_scales(
     for (int ci = 0; ci < cinfo->num_components && ci < capacity; ci++) {
         const jpeg_component_info *component = &cinfo->comp_info[ci];
         identifiers[ci] = component->component_id;
-#if JPEG_LIB_VERSION >= 70
-        int width = component->DCT_h_scaled_size, height = component->DCT_v_scaled_size;
-        block_sizes[ci] = width > height ? width : height;
-#else
-        block_sizes[ci] = component->DCT_scaled_size;
-#endif
+        block_sizes[ci] = webimage_jpeg_block_size(component);
     }
     return cinfo->num_components;
 }
